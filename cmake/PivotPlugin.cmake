@@ -1,0 +1,32 @@
+# pivot_add_plugin(<target> SOURCES <files...> [OUTPUT_DIR <dir>] [NO_INSTALL])
+#
+# Builds one plugin library exactly as a third-party plugin is built: a
+# MODULE library that sees only the public SDK headers (target pivot::sdk),
+# exports only the entry symbol, and is named after the target (no "lib").
+# First-party plugins go to the plugin folder of the build tree and are
+# installed; test plugins pass OUTPUT_DIR and NO_INSTALL.
+function(pivot_add_plugin target)
+  cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIR" "SOURCES;LIBRARIES" ${ARGN})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE pivot::sdk ${ARG_LIBRARIES})
+  pivot_warnings(${target})
+  if(NOT ARG_OUTPUT_DIR)
+    set(ARG_OUTPUT_DIR "${PIVOT_PLUGIN_OUTPUT_DIR}")
+  endif()
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIR}"
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden)
+  if((CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" OR CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+     AND NOT APPLE AND NOT PIVOT_SANITIZE)
+    # A plugin must not depend on symbols of the host: unresolved symbols are
+    # link errors, not load-time surprises. (Not with sanitizers: their
+    # runtime is provided by the executable.)
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION "${PIVOT_PLUGIN_INSTALL_DIR}")
+    set_property(GLOBAL APPEND PROPERTY PIVOT_FIRST_PARTY_PLUGINS ${target})
+  endif()
+endfunction()

@@ -1,0 +1,320 @@
+#include "plugin_host/checked_calls.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "plugin_host/lcp_residual.hpp"
+
+namespace pivot {
+
+namespace {
+
+// Formats the failure of `function` of the instance's plugin.
+template <class... Args>
+CallResult failure(const PluginInstance& inst, const char* function, pivot_status status,
+                   fmt::format_string<Args...> what, Args&&... args) {
+    CallResult r;
+    r.status = status;
+    r.message = fmt::format("{}: {}: {}", describe(inst.plugin()), function,
+                            fmt::format(what, std::forward<Args>(args)...));
+    return r;
+}
+
+const char* status_name(pivot_status s) {
+    switch (s) {
+        case PIVOT_OK: return "OK";
+        case PIVOT_WARNING: return "WARNING";
+        case PIVOT_DISCARD: return "DISCARD";
+        case PIVOT_ERROR: return "ERROR";
+        case PIVOT_FATAL: return "FATAL";
+    }
+    return "an unknown status";
+}
+
+// OK and WARNING mean the outputs may be used.
+bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
+
+CallResult status_failure(const PluginInstance& inst, const char* function, pivot_status s) {
+    return failure(inst, function, usable(s) ? PIVOT_ERROR : s,
+                   "returned {} ({}); its outputs are not used (see the plugin's log messages)",
+                   status_name(s), static_cast<int>(s));
+}
+
+// Index of the first non-finite entry of a[0..n), or -1.
+long first_nonfinite(const double* a, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(a[i])) return static_cast<long>(i);
+    }
+    return -1;
+}
+
+bool check_finite(CallResult& r, const PluginInstance& inst, const char* function, const char* name,
+                  const double* a, size_t n) {
+    const long bad = first_nonfinite(a, n);
+    if (bad < 0) return true;
+    r = failure(inst, function, PIVOT_ERROR, "returned {}[{}] = {}, which is not a finite number", name,
+                bad, a[bad]);
+    return false;
+}
+
+// Checks rows [0, count) of one item against the row contract.
+bool check_rows(CallResult& r, const PluginInstance& inst, const char* function, const char* item,
+                uint32_t item_index, const pivot_row* rows, uint32_t count) {
+    for (uint32_t k = 0; k < count; ++k) {
+        const pivot_row& row = rows[k];
+        const char* field = nullptr;
+        double value = 0.0;
+        if (!std::isfinite(row.violation)) field = "violation", value = row.violation;
+        else if (!std::isfinite(row.target_velocity)) field = "target_velocity", value = row.target_velocity;
+        else if (!std::isfinite(row.compliance) || row.compliance < 0) field = "compliance", value = row.compliance;
+        else if (!std::isfinite(row.damping) || row.damping < 0) field = "damping", value = row.damping;
+        else if (std::isnan(row.lower)) field = "lower", value = row.lower;
+        else if (std::isnan(row.upper)) field = "upper", value = row.upper;
+        if (field != nullptr) {
+            r = failure(inst, function, PIVOT_ERROR, "{} {} row {}: {} = {} is not allowed ({})", item,
+                        item_index, k, field, value,
+                        std::string_view(field) == "compliance" || std::string_view(field) == "damping"
+                            ? "must be finite and >= 0"
+                            : "must be a number");
+            return false;
+        }
+        if (row.lower > row.upper) {
+            r = failure(inst, function, PIVOT_ERROR, "{} {} row {}: lower bound {} is above upper bound {}",
+                        item, item_index, k, row.lower, row.upper);
+            return false;
+        }
+        if (row.findex < -1 || row.findex >= static_cast<int32_t>(count) ||
+            row.findex == static_cast<int32_t>(k)) {
+            r = failure(inst, function, PIVOT_ERROR,
+                        "{} {} row {}: findex {} must be -1 or another row of the same {} (0..{})", item,
+                        item_index, k, row.findex, item, count - 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool check_count(CallResult& r, const PluginInstance& inst, const char* function, const char* item,
+                 uint32_t index, uint32_t count, uint32_t max) {
+    if (count <= max) return true;
+    r = failure(inst, function, PIVOT_ERROR, "{} {} has {} rows, more than the declared maximum {}", item,
+                index, count, max);
+    return false;
+}
+
+uint32_t element_nv(const PluginRecord& p) { return p.element.nodes_per_element * p.element.velocities_per_node; }
+
+}  // namespace
+
+SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& problem,
+                          const pivot_solve_options& options, double* x, double* w,
+                          pivot_solve_report& report) {
+    const char* fn = "solve";
+    std::memset(&report, 0, sizeof(report));
+    report.struct_size = sizeof(report);
+    const pivot_status s = inst.plugin().solver.solve(inst.handle(), &problem, &options, x, w, &report);
+    report.message[PIVOT_MESSAGE_CAPACITY - 1] = '\0';
+
+    SolveResult r;
+    r.status = s;
+    if (!usable(s)) {
+        static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),
+                                             report.status, report.message[0] ? report.message : "(no message)");
+        return r;
+    }
+    if (report.status > PIVOT_SOLVE_UNSUPPORTED) {
+        static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR, "report.status {} is not a pivot_solve_status",
+                                             report.status);
+        return r;
+    }
+    if (report.status != PIVOT_SOLVE_CONVERGED && report.status != PIVOT_SOLVE_MAX_ITERATIONS &&
+        report.status != PIVOT_SOLVE_TIME_BUDGET) {
+        static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR,
+                                             "returned {} but its report says it did not solve the problem "
+                                             "(solver status {}: {})",
+                                             status_name(s), report.status, report.message);
+        return r;
+    }
+    if (!check_finite(r, inst, fn, "x", x, problem.n)) return r;
+    for (uint32_t i = 0; i < problem.n; ++i) {
+        double lower = 0.0;
+        double upper = 0.0;
+        lcp_row_bounds(problem, x, i, lower, upper);
+        // Bounds hold to rounding: a relative 1e-9 of the bound's magnitude.
+        const double slack = 1e-9 * (1.0 + std::max(std::abs(std::isfinite(lower) ? lower : 0.0),
+                                                     std::abs(std::isfinite(upper) ? upper : 0.0)));
+        if (x[i] < lower - slack || x[i] > upper + slack) {
+            static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR, "x[{}] = {} is outside its bounds [{}, {}]",
+                                                 i, x[i], lower, upper);
+            return r;
+        }
+    }
+    lcp_multiply(problem, x, w);
+    r.residual = lcp_natural_map_residual(problem, x, w);
+    return r;
+}
+
+CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_batch& batch, double* mass) {
+    const char* fn = "mass_matrix";
+    const pivot_status s = inst.plugin().element.mass_matrix(inst.handle(), &batch, mass);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    const uint32_t nv = element_nv(inst.plugin());
+    const size_t block = static_cast<size_t>(nv) * nv;
+    if (!check_finite(r, inst, fn, "mass", mass, block * batch.count)) return r;
+    for (uint32_t e = 0; e < batch.count; ++e) {
+        const double* m = mass + e * block;
+        for (uint32_t i = 0; i < nv; ++i) {
+            if (!(m[i + i * nv] > 0.0)) {
+                return failure(inst, fn, PIVOT_ERROR, "element {}: diagonal entry ({}, {}) = {} is not positive", e, i,
+                               i, m[i + i * nv]);
+            }
+            for (uint32_t j = 0; j < i; ++j) {
+                const double a = m[i + j * nv];
+                const double b = m[j + i * nv];
+                if (std::abs(a - b) > 1e-12 * (std::abs(m[i + i * nv]) + std::abs(m[j + j * nv]))) {
+                    return failure(inst, fn, PIVOT_ERROR, "element {}: the mass matrix is not symmetric: ({}, {}) = {} "
+                                   "but ({}, {}) = {}", e, i, j, a, j, i, b);
+                }
+            }
+        }
+    }
+    return r;
+}
+
+CallResult checked_generalized_forces(const PluginInstance& inst, const pivot_element_batch& batch,
+                                      const pivot_step_info& step, double* forces) {
+    const char* fn = "generalized_forces";
+    const pivot_status s = inst.plugin().element.generalized_forces(inst.handle(), &batch, &step, forces);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    check_finite(r, inst, fn, "forces", forces, static_cast<size_t>(element_nv(inst.plugin())) * batch.count);
+    return r;
+}
+
+CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, uint32_t max_rows, pivot_row* rows,
+                                 double* jacobians, uint32_t* row_counts) {
+    const char* fn = "internal_rows";
+    const auto& f = inst.plugin().element;
+    if (f.internal_rows == nullptr || max_rows == 0) {
+        std::fill(row_counts, row_counts + batch.count, 0u);
+        return {};
+    }
+    const pivot_status s = f.internal_rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    const size_t nv = element_nv(inst.plugin());
+    for (uint32_t e = 0; e < batch.count; ++e) {
+        if (!check_count(r, inst, fn, "element", e, row_counts[e], max_rows)) return r;
+        if (!check_rows(r, inst, fn, "element", e, rows + static_cast<size_t>(e) * max_rows, row_counts[e])) return r;
+        if (!check_finite(r, inst, fn, "jacobians", jacobians + static_cast<size_t>(e) * max_rows * nv,
+                          row_counts[e] * nv)) {
+            return r;
+        }
+    }
+    return r;
+}
+
+CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, const double* q, const double* v,
+                             double timestep, double* q_out) {
+    const char* fn = "integrate";
+    const pivot_status s = inst.plugin().element.integrate(inst.handle(), node_count, q, v, timestep, q_out);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    check_finite(r, inst, fn, "q_out", q_out, static_cast<size_t>(node_count) * inst.plugin().element.coords_per_node);
+    return r;
+}
+
+CallResult checked_material_frames(const PluginInstance& inst, const pivot_element_batch& batch,
+                                   const pivot_material_point* points, uint32_t point_count, double* poses,
+                                   double* twists, double* jacobians) {
+    const char* fn = "material_frames";
+    const pivot_status s =
+        inst.plugin().element.material_frames(inst.handle(), &batch, points, point_count, poses, twists, jacobians);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    if (!check_finite(r, inst, fn, "poses", poses, 7u * point_count)) return r;
+    if (!check_finite(r, inst, fn, "twists", twists, 6u * point_count)) return r;
+    if (!check_finite(r, inst, fn, "jacobians", jacobians,
+                      static_cast<size_t>(6) * element_nv(inst.plugin()) * point_count)) {
+        return r;
+    }
+    for (uint32_t p = 0; p < point_count; ++p) {
+        const double* qn = poses + 7 * p + 3;
+        const double norm = std::sqrt(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]);
+        // Unit to well within what a normalized double quaternion keeps.
+        if (std::abs(norm - 1.0) > 1e-9) {
+            return failure(inst, fn, PIVOT_ERROR, "point {}: the orientation quaternion has norm {}, not 1", p, norm);
+        }
+    }
+    return r;
+}
+
+CallResult checked_energy(const PluginInstance& inst, const pivot_element_batch& batch, const pivot_step_info& step,
+                          double energies[3]) {
+    const char* fn = "energy";
+    energies[0] = energies[1] = energies[2] = 0.0;
+    const pivot_status s =
+        inst.plugin().element.energy(inst.handle(), &batch, &step, &energies[0], &energies[1], &energies[2]);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    if (!check_finite(r, inst, fn, "energy", energies, 3)) return r;
+    if (energies[0] < 0.0 || energies[2] < 0.0) {
+        return failure(inst, fn, PIVOT_ERROR, "kinetic ({}) and elastic ({}) energy must not be negative", energies[0],
+                       energies[2]);
+    }
+    return r;
+}
+
+CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batch& batch, const pivot_step_info& step,
+                              pivot_row* rows, double* jacobians, uint32_t* row_counts) {
+    const char* fn = "rows";
+    const pivot_status s = inst.plugin().joint.rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    const uint32_t max_rows = inst.plugin().joint.max_rows_per_joint;
+    for (uint32_t j = 0; j < batch.count; ++j) {
+        if (!check_count(r, inst, fn, "joint", j, row_counts[j], max_rows)) return r;
+        if (!check_rows(r, inst, fn, "joint", j, rows + static_cast<size_t>(j) * max_rows, row_counts[j])) return r;
+        if (!check_finite(r, inst, fn, "jacobians",
+                          jacobians + static_cast<size_t>(j) * max_rows * PIVOT_JOINT_JACOBIAN_WIDTH,
+                          static_cast<size_t>(row_counts[j]) * PIVOT_JOINT_JACOBIAN_WIDTH)) {
+            return r;
+        }
+    }
+    return r;
+}
+
+CallResult checked_friction_build(const PluginInstance& inst, const pivot_contact_point* contacts, uint32_t count,
+                                  const pivot_step_info& step, double* state, pivot_row* rows, double* directions,
+                                  double* coupling, double* impulses, uint32_t* row_counts) {
+    const char* fn = "build";
+    const PluginRecord& plugin = inst.plugin();
+    const auto& f = plugin.friction;
+    const pivot_status s =
+        f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    const size_t m = f.max_rows_per_contact;
+    for (uint32_t c = 0; c < count; ++c) {
+        if (!check_count(r, inst, fn, "contact", c, row_counts[c], f.max_rows_per_contact)) return r;
+        if (!check_rows(r, inst, fn, "contact", c, rows + c * m, row_counts[c])) return r;
+        if (!check_finite(r, inst, fn, "directions", directions + c * m * PIVOT_FRICTION_DIRECTION_WIDTH,
+                          row_counts[c] * PIVOT_FRICTION_DIRECTION_WIDTH)) {
+            return r;
+        }
+    }
+    if (plugin.has(PIVOT_FRICTION_CAP_STANDARD_LCP) && !check_finite(r, inst, fn, "coupling", coupling, count * m * m)) {
+        return r;
+    }
+    if (plugin.has(PIVOT_FRICTION_CAP_EXPLICIT_FORCE) && !check_finite(r, inst, fn, "impulses", impulses, 6u * count)) {
+        return r;
+    }
+    check_finite(r, inst, fn, "state", state, static_cast<size_t>(f.state_per_contact) * count);
+    return r;
+}
+
+}  // namespace pivot

@@ -1,0 +1,65 @@
+#pragma once
+// Every call the engine makes into a plugin on the step path goes through
+// these functions. Each calls the plugin once for a whole batch, then checks
+// the status and every output against the contract of the ABI (finite
+// numbers, counts within the declared maxima, ordered bounds, non-negative
+// compliance, unit quaternions) before anything uses it. A failed check is
+// returned as a message naming the plugin, its file, the function and the
+// offending entry; the outputs must then not be used. No allocation happens
+// unless a check fails.
+#include <string>
+
+#include <pivot/plugin_element.h>
+#include <pivot/plugin_friction.h>
+#include <pivot/plugin_joint.h>
+#include <pivot/plugin_solver.h>
+
+#include "plugin_host/plugin_instance.hpp"
+
+namespace pivot {
+
+struct CallResult {
+    pivot_status status = PIVOT_OK; // the plugin's status (or ERROR for a broken contract)
+    std::string message;            // empty when the outputs are usable
+
+    bool ok() const { return message.empty(); }
+};
+
+struct SolveResult : CallResult {
+    double residual = 0.0;  // the host's own natural-map residual at x
+};
+
+// Solves; `w` (n doubles) receives A x + b as recomputed by the host. The
+// result is usable when the plugin returned OK/WARNING with a finite x
+// within its bounds; whether its accuracy is enough is the caller's choice
+// (compare `residual`).
+SolveResult checked_solve(const PluginInstance& solver, const pivot_lcp_problem& problem,
+                          const pivot_solve_options& options, double* x, double* w,
+                          pivot_solve_report& report);
+
+CallResult checked_mass_matrix(const PluginInstance& element, const pivot_element_batch& batch,
+                               double* mass);
+CallResult checked_generalized_forces(const PluginInstance& element, const pivot_element_batch& batch,
+                                      const pivot_step_info& step, double* forces);
+CallResult checked_internal_rows(const PluginInstance& element, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, uint32_t max_rows, pivot_row* rows,
+                                 double* jacobians, uint32_t* row_counts);
+CallResult checked_integrate(const PluginInstance& element, uint32_t node_count, const double* q,
+                             const double* v, double timestep, double* q_out);
+CallResult checked_material_frames(const PluginInstance& element, const pivot_element_batch& batch,
+                                   const pivot_material_point* points, uint32_t point_count,
+                                   double* poses, double* twists, double* jacobians);
+// energies: kinetic, gravitational, elastic (J).
+CallResult checked_energy(const PluginInstance& element, const pivot_element_batch& batch,
+                          const pivot_step_info& step, double energies[3]);
+
+CallResult checked_joint_rows(const PluginInstance& joint, const pivot_joint_batch& batch,
+                              const pivot_step_info& step, pivot_row* rows, double* jacobians,
+                              uint32_t* row_counts);
+
+CallResult checked_friction_build(const PluginInstance& friction, const pivot_contact_point* contacts,
+                                  uint32_t count, const pivot_step_info& step, double* state,
+                                  pivot_row* rows, double* directions, double* coupling,
+                                  double* impulses, uint32_t* row_counts);
+
+}  // namespace pivot

@@ -1,0 +1,151 @@
+/*
+ * pivot/plugin_element.h - element plugins: things that have mass.
+ *
+ * An element type (rigid body, ANCF cable element, ...) owns the meaning of
+ * its generalized coordinates q and velocities v. The host owns the arrays.
+ * Elements are built from nodes; nodes may be shared between elements of the
+ * same instance (the two end nodes of consecutive cable elements), so the
+ * host stores coordinates per node and gathers them per element for a call:
+ *
+ *   rigid body:  1 node/element,  7 coordinates (x y z qw qx qy qz),
+ *                6 velocities (v in world, omega in world)
+ *   ANCF cable:  2 nodes/element, 6 coordinates (r, dr/dx) and 6 velocities
+ *
+ * Every [step] function takes a batch: all elements of one instance, laid
+ * out contiguously. See plugin.h for threading and the no-allocation rule.
+ *
+ * Sizes below: nq = nodes_per_element * coords_per_node,
+ *              nv = nodes_per_element * velocities_per_node.
+ */
+#ifndef PIVOT_PLUGIN_ELEMENT_H
+#define PIVOT_PLUGIN_ELEMENT_H
+
+#include "pivot/plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* pivot_plugin_descriptor.capabilities for elements */
+#define PIVOT_ELEMENT_CAP_CONSTANT_MASS ((uint64_t)1 << 0) /* mass_matrix does not
+                                       depend on q or v: the host calls it once,
+                                       and again when parameters change        */
+#define PIVOT_ELEMENT_CAP_INTERNAL_ROWS ((uint64_t)1 << 1) /* has compliant
+                                       internal rows (strains)                 */
+
+/* How collision geometry is attached to an element. */
+typedef enum pivot_element_geometry {
+    /* Shapes are given by the user in the frame of material point
+       (0,0,0) of the element; the host collides them (rigid bodies). */
+    PIVOT_ELEMENT_GEOMETRY_SHAPES = 1,
+    /* A swept sphere along the element's axis: the centreline is the material
+       points (s, 0, 0), s in [0, 1]; the radius is the instance parameter
+       named "radius" (cables, beams). */
+    PIVOT_ELEMENT_GEOMETRY_CURVE = 2
+} pivot_element_geometry;
+
+/* The elements of one call, all from one instance. */
+typedef struct pivot_element_batch {
+    uint32_t count;             /* elements in this batch                      */
+    uint32_t item_param_stride; /* doubles per element in item_params          */
+    const double* item_params;  /* count x stride: per-item parameters
+                                   (PIVOT_PARAM_PER_ITEM), schema order        */
+    const double* q;            /* count x nq: gathered node coordinates       */
+    const double* v;            /* count x nv: gathered node velocities        */
+    const double* q_reference;  /* count x nq: coordinates at creation (the
+                                   stress-free / reference configuration)      */
+} pivot_element_batch;
+
+/* A point fixed in an element's material. */
+typedef struct pivot_material_point {
+    uint32_t element;  /* index within the batch                               */
+    uint32_t reserved; /* zero                                                 */
+    double local[3];   /* material coordinates: rigid body: position in the
+                          body frame (m); cable: (s in [0,1] along the element,
+                          cross-section offsets y, z in m)                     */
+} pivot_material_point;
+
+typedef struct pivot_element_functions {
+    uint32_t struct_size; /* sizeof(pivot_element_functions)                  */
+    uint32_t nodes_per_element;
+    uint32_t coords_per_node;     /* generalized coordinates per node          */
+    uint32_t velocities_per_node; /* generalized velocities per node           */
+    uint32_t geometry;            /* pivot_element_geometry                    */
+    uint32_t reserved;            /* zero                                      */
+
+    pivot_instance_functions instance;
+
+    /*
+     * Upper bound on internal rows per element for this instance (e.g. 2 per
+     * Gauss point for a cable). Called once after create/set_params. Required
+     * if PIVOT_ELEMENT_CAP_INTERNAL_ROWS, else may be NULL (zero rows).
+     */
+    uint32_t (*max_internal_rows)(const void* instance);
+
+    /*
+     * [step] Mass matrices: for each element an nv x nv symmetric positive
+     * definite matrix, column-major, written to mass + e*nv*nv. Units of
+     * kg, kg m^2 as the velocities dictate. Required.
+     */
+    pivot_status (*mass_matrix)(const void* instance, const pivot_element_batch* batch,
+                                double* mass);
+
+    /*
+     * [step] Generalized forces f (nv per element) such that the free
+     * velocity is solved from M v_free = M v + h f: applied and gravity
+     * forces, minus velocity-dependent (gyroscopic, Coriolis) terms. An
+     * element that treats such terms implicitly (rigid bodies at large
+     * angular velocity) returns the f that reproduces its implicit update.
+     * Required.
+     */
+    pivot_status (*generalized_forces)(const void* instance, const pivot_element_batch* batch,
+                                       const pivot_step_info* step, double* forces);
+
+    /*
+     * [step] Internal compliant rows (strains at Gauss points). For element
+     * e, up to max_internal_rows rows at rows + e*max_rows, their Jacobians
+     * w.r.t. the element's velocities at jacobians + (e*max_rows + r)*nv
+     * (one nv-vector per row), and the number written in row_counts[e].
+     * Optional (NULL when the element has none).
+     */
+    pivot_status (*internal_rows)(const void* instance, const pivot_element_batch* batch,
+                                  const pivot_step_info* step, pivot_row* rows,
+                                  double* jacobians, uint32_t* row_counts);
+
+    /*
+     * [step] Position update q+ = q + h N(q) v+ for node_count nodes:
+     * q and q_out are node_count x coords_per_node, v is node_count x
+     * velocities_per_node. Normalizes quaternions and the like. q and q_out
+     * may alias. Required.
+     */
+    pivot_status (*integrate)(const void* instance, uint32_t node_count, const double* q,
+                              const double* v, double timestep, double* q_out);
+
+    /*
+     * [step] Frames at material points: for each point p, its world pose
+     * (7 doubles at poses + 7p), twist (6 doubles at twists + 6p) and the
+     * 6 x nv Jacobian of that twist w.r.t. the element's velocities,
+     * column-major at jacobians + 6*nv*p, so twist = J v. The frame's
+     * orientation is the element's material orientation at the point (body
+     * frame for a rigid body; for a cable x along the tangent). Required:
+     * joints and contacts attach through it.
+     */
+    pivot_status (*material_frames)(const void* instance, const pivot_element_batch* batch,
+                                    const pivot_material_point* points, uint32_t point_count,
+                                    double* poses, double* twists, double* jacobians);
+
+    /*
+     * [step] Energies summed over the batch (J): kinetic, gravitational
+     * potential (zero at the world origin, -m g.x) and elastic (stored in the
+     * internal rows' compliance). Required.
+     */
+    pivot_status (*energy)(const void* instance, const pivot_element_batch* batch,
+                           const pivot_step_info* step, double* kinetic,
+                           double* gravitational, double* elastic);
+} pivot_element_functions;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PIVOT_PLUGIN_ELEMENT_H */

@@ -1,0 +1,74 @@
+/*
+ * pivot/plugin_joint.h - joint plugins: rows between two attachment frames.
+ *
+ * A joint sees two frames, never the elements behind them: frame 1 fixed on
+ * body 1 and frame 2 fixed on body 2 (either may be the world). The host
+ * places both frames so that they coincide in the initial configuration
+ * (the joint's anchor, x axis along the joint axis), except for joints whose
+ * schema says otherwise (a distance joint's two anchors). The joint returns
+ * rows whose Jacobians act on the two frames' twists; the host chains them
+ * with each element's material-frame Jacobian, so any joint connects any two
+ * element types (rigid bodies, cable nodes) and the world.
+ *
+ * Jacobian layout per row: 12 doubles, (v1, w1, v2, w2), each a 3-vector in
+ * world coordinates, so that the row's velocity is J . [twist1; twist2].
+ */
+#ifndef PIVOT_PLUGIN_JOINT_H
+#define PIVOT_PLUGIN_JOINT_H
+
+#include "pivot/plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PIVOT_JOINT_JACOBIAN_WIDTH 12u
+
+/* pivot_plugin_descriptor.capabilities for joints */
+#define PIVOT_JOINT_CAP_LIMITS ((uint64_t)1 << 0)      /* has limit rows         */
+#define PIVOT_JOINT_CAP_MOTOR ((uint64_t)1 << 1)       /* has a velocity motor    */
+#define PIVOT_JOINT_CAP_FREE_COORDINATE ((uint64_t)1 << 2) /* reports coordinate() */
+
+/* The joints of one call, all from one instance. */
+typedef struct pivot_joint_batch {
+    uint32_t count;             /* joints in this batch                        */
+    uint32_t item_param_stride; /* doubles per joint in item_params            */
+    const double* item_params;  /* count x stride: per-joint parameters
+                                   (PIVOT_PARAM_PER_ITEM), schema order        */
+    const double* frame1_poses;  /* count x 7, world                           */
+    const double* frame2_poses;  /* count x 7, world                           */
+    const double* frame1_twists; /* count x 6, world                           */
+    const double* frame2_twists; /* count x 6, world                           */
+} pivot_joint_batch;
+
+typedef struct pivot_joint_functions {
+    uint32_t struct_size;        /* sizeof(pivot_joint_functions)              */
+    uint32_t max_rows_per_joint; /* 1..64, including limit and motor rows      */
+
+    pivot_instance_functions instance;
+
+    /*
+     * [step] Rows of every joint: joint j writes at most max_rows_per_joint
+     * rows at rows + j*max_rows, their Jacobians at jacobians +
+     * (j*max_rows + r)*12, and the count in row_counts[j]. Equality rows
+     * carry PIVOT_ROW_POSITION_ERROR; inactive limits are simply not written.
+     * Required.
+     */
+    pivot_status (*rows)(const void* instance, const pivot_joint_batch* batch,
+                         const pivot_step_info* step, pivot_row* rows, double* jacobians,
+                         uint32_t* row_counts);
+
+    /*
+     * [step] The joint's free coordinate (angle in rad or displacement in m)
+     * and its rate, for joints with PIVOT_JOINT_CAP_FREE_COORDINATE; for
+     * sensors and output. Optional.
+     */
+    pivot_status (*coordinate)(const void* instance, const pivot_joint_batch* batch,
+                               double* positions, double* velocities);
+} pivot_joint_functions;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PIVOT_PLUGIN_JOINT_H */

@@ -1,0 +1,64 @@
+/*
+ * broken_small_struct.c - broken test plugin: descriptor too small.
+ *
+ * DEFECT: the descriptor's struct_size is 16, smaller than the frozen 1.0
+ * size of pivot_plugin_descriptor; the host must refuse it ("struct_size
+ * too small") without reading beyond those 16 bytes' meaning. Everything
+ * else is valid.
+ */
+
+#include "minimal_solver.h"
+
+static const pivot_solver_functions solver_functions = {
+    .struct_size = sizeof(pivot_solver_functions),
+    .reserved = 0u,
+    .instance =
+        {
+            .create = minimal_create,
+            .destroy = minimal_destroy,
+            .clone = minimal_clone,
+            .reset = NULL,
+            .set_params = NULL,
+            .state_size = NULL,
+            .save_state = NULL,
+            .load_state = NULL,
+        },
+    .reserve = NULL,
+    .solve = minimal_solve,
+};
+
+static const pivot_plugin_descriptor descriptor = {
+    .struct_size = 16u, /* DEFECT */
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_SOLVER,
+    .id = "test.broken.small_struct",
+    .name = "Small descriptor (broken test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "A descriptor with struct_size 16",
+    .capabilities = PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_STANDARD_LCP |
+                    PIVOT_SOLVER_CAP_DENSE,
+    .params = NULL,
+    .param_count = 0u,
+    .reserved = 0u,
+    .functions = &solver_functions,
+};
+
+static const pivot_plugin_descriptor* const plugins[] = {&descriptor};
+
+static const pivot_plugin_library library = {
+    .struct_size = sizeof(pivot_plugin_library),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .plugin_count = (uint32_t)(sizeof plugins / sizeof plugins[0]),
+    .plugins = plugins,
+    .init = NULL,
+    .deinit = NULL,
+};
+
+PIVOT_PLUGIN_ENTRY
+{
+    (void)host_abi_minor;
+    return host_abi_major == PIVOT_ABI_MAJOR ? &library : NULL;
+}
