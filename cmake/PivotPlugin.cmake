@@ -5,6 +5,8 @@
 # exports only the entry symbol, and is named after the target (no "lib").
 # First-party plugins go to the plugin folder of the build tree and are
 # installed; test plugins pass OUTPUT_DIR and NO_INSTALL.
+set(PIVOT_PLUGIN_EXPORTS_MAP "${CMAKE_CURRENT_LIST_DIR}/plugin_exports.map")
+
 function(pivot_add_plugin target)
   cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIR" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${target} MODULE ${ARG_SOURCES})
@@ -24,6 +26,12 @@ function(pivot_add_plugin target)
     # link errors, not load-time surprises. (Not with sanitizers: their
     # runtime is provided by the executable.)
     target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+  if((CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" OR CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+     AND NOT APPLE AND NOT WIN32)
+    # Exactly one exported symbol, whatever the plugin's templates instantiate.
+    target_link_options(${target} PRIVATE "LINKER:--version-script=${PIVOT_PLUGIN_EXPORTS_MAP}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${PIVOT_PLUGIN_EXPORTS_MAP}")
   endif()
   if(NOT ARG_NO_INSTALL)
     install(TARGETS ${target} LIBRARY DESTINATION "${PIVOT_PLUGIN_INSTALL_DIR}")

@@ -13,7 +13,10 @@ void lcp_row_bounds(const pivot_lcp_problem& p, const double* x, uint32_t i, dou
         // Scaled by the magnitude of the referenced (normal) impulse, the ODE
         // convention: ordered even if that impulse is slightly negative
         // within a solver's tolerance.
-        const double scale = std::abs(x[p.findex[i]]);
+        const int32_t j = p.findex[i];
+        // An out-of-range index (a problem no solver should have accepted)
+        // bounds nothing rather than reading out of the array.
+        const double scale = j < static_cast<int32_t>(p.n) ? std::abs(x[j]) : 0.0;
         lower *= scale;
         upper *= scale;
     }
@@ -44,7 +47,10 @@ double lcp_natural_map_residual(const pivot_lcp_problem& p, const double* x, con
         lcp_row_bounds(p, x, i, lower, upper);
         // mid(l, u, x - w) written so that infinite bounds need no special case.
         const double projected = std::min(upper, std::max(lower, x[i] - w[i]));
-        residual = std::max(residual, std::abs(x[i] - projected));
+        const double r = std::abs(x[i] - projected);
+        // min/max drop a NaN operand: a NaN anywhere is reported, not hidden.
+        if (std::isnan(r) || std::isnan(w[i]) || std::isnan(x[i])) return HUGE_VAL;
+        residual = std::max(residual, r);
     }
     return residual;
 }

@@ -23,22 +23,34 @@ const char* type_name(pivot_param_type type) {
     return "unknown";
 }
 
-std::string range_text(const ParamSpec& p) {
+}  // namespace
+
+std::string param_range_text(const ParamSpec& p) {
     if (p.type == PIVOT_PARAM_ENUM) return fmt::format("one of {}", fmt::join(p.choices, ", "));
     if (p.type == PIVOT_PARAM_BOOL) return "true or false";
-    return fmt::format("{}{}, {}{}", (p.flags & PIVOT_PARAM_MIN_EXCLUSIVE) ? "(" : "[", p.min_value,
-                       p.max_value, (p.flags & PIVOT_PARAM_MAX_EXCLUSIVE) ? ")" : "]");
+    // An infinite limit is never attained: show it as open.
+    const bool open_min = (p.flags & PIVOT_PARAM_MIN_EXCLUSIVE) || std::isinf(p.min_value);
+    const bool open_max = (p.flags & PIVOT_PARAM_MAX_EXCLUSIVE) || std::isinf(p.max_value);
+    return fmt::format("{}{}, {}{}", open_min ? "(" : "[", p.min_value, p.max_value, open_max ? ")" : "]");
 }
+
+std::string param_default_text(const ParamSpec& p) {
+    if (p.type == PIVOT_PARAM_ENUM) return p.choices.at(static_cast<size_t>(p.default_value));
+    if (p.type == PIVOT_PARAM_BOOL) return p.default_value != 0.0 ? "true" : "false";
+    return fmt::format("{}", p.default_value);
+}
+
+namespace {
 
 // One component: JSON scalar -> validated double.
 double component(const ParamSpec& p, const nlohmann::json& v, const std::string& where) {
     double value = 0.0;
     if (p.type == PIVOT_PARAM_ENUM) {
-        if (!v.is_string()) throw Error(fmt::format("{}: expected a string, {}", where, range_text(p)));
+        if (!v.is_string()) throw Error(fmt::format("{}: expected a string, {}", where, param_range_text(p)));
         const auto name = v.get<std::string>();
         auto it = std::find(p.choices.begin(), p.choices.end(), name);
         if (it == p.choices.end()) {
-            throw Error(fmt::format("{}: '{}' is not {}", where, name, range_text(p)));
+            throw Error(fmt::format("{}: '{}' is not {}", where, name, param_range_text(p)));
         }
         return static_cast<double>(it - p.choices.begin());
     }
@@ -46,7 +58,7 @@ double component(const ParamSpec& p, const nlohmann::json& v, const std::string&
         if (!v.is_boolean()) throw Error(fmt::format("{}: expected true or false", where));
         return v.get<bool>() ? 1.0 : 0.0;
     }
-    if (!v.is_number()) throw Error(fmt::format("{}: expected a number in {}", where, range_text(p)));
+    if (!v.is_number()) throw Error(fmt::format("{}: expected a number in {}", where, param_range_text(p)));
     value = v.get<double>();
     if (!std::isfinite(value)) throw Error(fmt::format("{}: must be finite", where));
     if (p.type == PIVOT_PARAM_INT && value != std::floor(value)) {
@@ -55,7 +67,7 @@ double component(const ParamSpec& p, const nlohmann::json& v, const std::string&
     const bool below = (p.flags & PIVOT_PARAM_MIN_EXCLUSIVE) ? value <= p.min_value : value < p.min_value;
     const bool above = (p.flags & PIVOT_PARAM_MAX_EXCLUSIVE) ? value >= p.max_value : value > p.max_value;
     if (below || above) {
-        throw Error(fmt::format("{}: {} is outside the allowed range {}", where, value, range_text(p)));
+        throw Error(fmt::format("{}: {} is outside the allowed range {}", where, value, param_range_text(p)));
     }
     return value;
 }

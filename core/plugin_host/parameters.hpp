@@ -28,6 +28,11 @@ std::vector<double> pack_params(const PluginRecord& plugin, ParamScope scope,
 // Converts a command-line value ("1e-8", "true", "tanh", "[1,0,0]") to JSON.
 nlohmann::json parse_param_text(std::string_view text);
 
+// For people: "[0, 10]", "(0, inf)", "one of tanh, linear", "true or false".
+std::string param_range_text(const ParamSpec& param);
+// The default as a user writes it: "0.5", "tanh", "true".
+std::string param_default_text(const ParamSpec& param);
+
 // The schema as JSON, as `pivot plugins --json` prints it.
 nlohmann::json params_to_json(const PluginRecord& plugin);
 

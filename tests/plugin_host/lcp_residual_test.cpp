@@ -78,3 +78,18 @@ TEST(LcpResidual, FrictionBoundsScaleWithTheNormalImpulse) {
 
 }  // namespace
 }  // namespace pivot
+
+namespace pivot {
+namespace {
+
+TEST(LcpResidual, NaNIsNeverHidden) {
+    Problem pr;
+    const pivot_lcp_problem p = pr.make(true);
+    const std::array<double, 2> x = {NAN, 0.0};
+    std::array<double, 2> w{};
+    lcp_multiply(p, x.data(), w.data());
+    EXPECT_EQ(lcp_natural_map_residual(p, x.data(), w.data()), HUGE_VAL);
+}
+
+}  // namespace
+}  // namespace pivot

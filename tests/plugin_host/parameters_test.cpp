@@ -86,7 +86,7 @@ TEST(Parameters, RefusalsNameContextParameterAndRange) {
     EXPECT_EQ(error_of({{"direction", {1, 0, 2}}}),
               "scene.json: materials.ice.friction.direction[2]: 2 is outside the allowed range [-1, 1]");
     EXPECT_EQ(error_of({{"slip", 0}}, ParamScope::item),
-              "scene.json: materials.ice.friction.slip: 0 is outside the allowed range (0, inf]");
+              "scene.json: materials.ice.friction.slip: 0 is outside the allowed range (0, inf)");
     EXPECT_EQ(error_of({{"nu", 1}}),
               "scene.json: materials.ice.friction.nu: 'nu' is not a parameter of plugin 'acme.friction.aniso' "
               "(its parameters: mu, direction, law, iterations, sticky)");

@@ -7,6 +7,12 @@
 
 namespace pivot::cli {
 
+bool Arguments::take_subcommand(const std::string& name) {
+    if (args_.empty() || args_.front() != name) return false;
+    args_.erase(args_.begin());
+    return true;
+}
+
 bool Arguments::flag(const std::string& name) {
     auto it = std::find(args_.begin(), args_.end(), name);
     if (it == args_.end()) return false;

@@ -21,6 +21,8 @@ class Arguments {
 public:
     Arguments(std::vector<std::string> args) : args_(std::move(args)) {}
 
+    // Consumes the first argument if it is `name` (a subcommand).
+    bool take_subcommand(const std::string& name);
     // Consumes "--name" if present.
     bool flag(const std::string& name);
     // Consumes "--name VALUE" (or "--name=VALUE"); throws UsageError if the value is missing.

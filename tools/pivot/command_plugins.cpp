@@ -1,5 +1,6 @@
 // `pivot plugins [--json] [--probe FILE]`: what plugins there are, with their
 // parameter schemas; or what is wrong with one plugin file.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -49,27 +50,14 @@ nlohmann::json plugin_json(const PluginRecord& p) {
             {"capabilities", capability_names(p)}};
 }
 
-std::string range_of(const ParamSpec& p) {
-    if (p.type == PIVOT_PARAM_ENUM) return fmt::format("{{{}}}", fmt::join(p.choices, ", "));
-    if (p.type == PIVOT_PARAM_BOOL) return "{false, true}";
-    return fmt::format("{}{}, {}{}", (p.flags & PIVOT_PARAM_MIN_EXCLUSIVE) ? "(" : "[", p.min_value, p.max_value,
-                       (p.flags & PIVOT_PARAM_MAX_EXCLUSIVE) ? ")" : "]");
-}
-
-std::string default_of(const ParamSpec& p) {
-    if (p.type == PIVOT_PARAM_ENUM) return p.choices.at(static_cast<size_t>(p.default_value));
-    if (p.type == PIVOT_PARAM_BOOL) return p.default_value != 0.0 ? "true" : "false";
-    return fmt::format("{}", p.default_value);
-}
-
 void print_plugin_text(const PluginRecord& p) {
     fmt::print("{:<9} {:<32} {:<9} abi {}.{}  {}\n", kind_name(p.kind), p.id, p.version, p.abi_major, p.abi_minor,
                p.file);
     if (!p.description.empty()) fmt::print("          {}\n", p.description);
     for (const auto& param : p.params) {
         const std::string shape = param.length > 1 ? fmt::format("[{}]", param.length) : "";
-        fmt::print("          {}{} = {} {} in {}{}: {}\n", param.name, shape, default_of(param),
-                   param.unit.empty() || param.unit == "1" ? "" : param.unit, range_of(param),
+        fmt::print("          {}{} = {} {} in {}{}: {}\n", param.name, shape, param_default_text(param),
+                   param.unit.empty() || param.unit == "1" ? "" : param.unit, param_range_text(param),
                    param.per_item() ? " (per item)" : "", param.doc);
     }
 }

@@ -17,6 +17,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  plugins    list the loadable plugins, or probe one plugin file\n"
+    "  lcp solve  solve a pivot-lcp/1 problem file with a solver plugin\n"
     "\n"
     "Every command accepts --help, --plugins PATH (repeatable) and\n"
     "--log-level LEVEL (trace, debug, info, warning, error, off; default from\n"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     try {
         if (command == "plugins") return pivot::cli::command_plugins(std::move(args));
+        if (command == "lcp") return pivot::cli::command_lcp(std::move(args));
         if (command == "--help" || command == "-h" || command == "help") {
             fmt::print("{}", kUsage);
             return pivot::cli::kSuccess;

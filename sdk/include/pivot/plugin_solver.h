@@ -14,7 +14,8 @@
  *
  * The host owns every array; the solver writes only x, w and the report.
  * It never retains pointers into the problem after solve() returns.
- * n = 0 is a valid (empty) problem. The host never passes a problem the
+ * n = 0 is a valid (empty) problem, and then every array pointer
+ * (matrix, b, lo, hi, findex, x, w) may be NULL. The host never passes a problem the
  * solver's capabilities exclude: it converts it (dense <-> CSC) or refuses
  * the pairing before the first step.
  */

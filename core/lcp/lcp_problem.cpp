@@ -1,0 +1,93 @@
+#include "lcp/lcp_problem.hpp"
+
+#include <cmath>
+
+namespace pivot {
+
+bool LcpProblem::has_findex() const {
+    for (int32_t f : findex) {
+        if (f >= 0) return true;
+    }
+    return false;
+}
+
+bool LcpProblem::is_standard_lcp() const {
+    for (uint32_t i = 0; i < n; ++i) {
+        if (lo[i] != 0.0 || hi[i] != HUGE_VAL) return false;
+    }
+    return !has_findex();
+}
+
+pivot_lcp_problem LcpProblem::view() const {
+    pivot_lcp_problem p{};
+    p.struct_size = sizeof(p);
+    p.problem_class = is_standard_lcp() ? PIVOT_PROBLEM_STANDARD_LCP : PIVOT_PROBLEM_BOXED;
+    p.n = n;
+    p.matrix_properties = matrix_properties;
+    if (!dense.empty()) {
+        p.dense = dense.data();
+        p.lda = n;
+    }
+    if (has_sparse()) {
+        p.nnz = static_cast<uint32_t>(values.size());
+        p.col_start = col_start.data();
+        p.row_index = row_index.data();
+        p.values = values.data();
+    }
+    p.b = b.data();
+    p.lo = lo.data();
+    p.hi = hi.data();
+    p.findex = has_findex() ? findex.data() : nullptr;
+    return p;
+}
+
+void LcpProblem::make_sparse() {
+    col_start.assign(n + 1, 0);
+    row_index.clear();
+    values.clear();
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t i = 0; i < n; ++i) {
+            const double a = dense[i + static_cast<size_t>(j) * n];
+            if (a != 0.0) {
+                row_index.push_back(static_cast<int32_t>(i));
+                values.push_back(a);
+            }
+        }
+        col_start[j + 1] = static_cast<int32_t>(values.size());
+    }
+}
+
+void LcpProblem::make_dense() {
+    dense.assign(static_cast<size_t>(n) * n, 0.0);
+    for (uint32_t j = 0; j < n; ++j) {
+        for (int32_t k = col_start[j]; k < col_start[j + 1]; ++k) {
+            dense[static_cast<size_t>(row_index[k]) + static_cast<size_t>(j) * n] = values[k];
+        }
+    }
+}
+
+void LcpProblem::detect_symmetry() {
+    if (!has_dense() && has_sparse()) make_dense();
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t i = j + 1; i < n; ++i) {
+            if (dense[i + static_cast<size_t>(j) * n] != dense[j + static_cast<size_t>(i) * n]) {
+                matrix_properties &= ~PIVOT_MATRIX_SYMMETRIC;
+                return;
+            }
+        }
+    }
+    matrix_properties |= PIVOT_MATRIX_SYMMETRIC;
+}
+
+LcpProblem LcpProblem::standard(uint32_t n, std::vector<double> dense_column_major, std::vector<double> b) {
+    LcpProblem p;
+    p.n = n;
+    p.dense = std::move(dense_column_major);
+    p.b = std::move(b);
+    p.lo.assign(n, 0.0);
+    p.hi.assign(n, HUGE_VAL);
+    p.findex.assign(n, -1);
+    return p;
+}
+
+}  // namespace pivot

@@ -1,0 +1,44 @@
+#pragma once
+// An owned complementarity problem: the per-step problem of a world, or one
+// read from a pivot-lcp/1 file. Its view() is what crosses the solver ABI
+// (<pivot/plugin_solver.h>): find x, w = A x + b, with bounds lo/hi and the
+// friction index.
+#include <cstdint>
+#include <vector>
+
+#include <pivot/plugin_solver.h>
+
+namespace pivot {
+
+struct LcpProblem {
+    uint32_t n = 0;
+    std::vector<double> dense;       // n*n column-major (lda = n); empty when only sparse
+    std::vector<int32_t> col_start;  // CSC: n+1; empty when only dense
+    std::vector<int32_t> row_index;  // CSC: nnz
+    std::vector<double> values;      // CSC: nnz
+    std::vector<double> b;           // n
+    std::vector<double> lo;          // n, -inf allowed
+    std::vector<double> hi;          // n, +inf allowed
+    std::vector<int32_t> findex;     // n entries of -1 or a row; empty = no friction index
+    uint32_t matrix_properties = 0;  // PIVOT_MATRIX_* known to hold
+
+    bool has_dense() const { return !dense.empty() || n == 0; }
+    bool has_sparse() const { return !col_start.empty(); }
+    bool has_findex() const;
+    bool is_standard_lcp() const;  // lo = 0, hi = inf, no findex
+
+    // Pointers into this object: valid until it is changed or destroyed.
+    pivot_lcp_problem view() const;
+
+    // Builds the CSC matrix from the dense one (exact zeros are not stored).
+    void make_sparse();
+    // Builds the dense matrix from the CSC one.
+    void make_dense();
+    // Sets PIVOT_MATRIX_SYMMETRIC if A is exactly symmetric.
+    void detect_symmetry();
+
+    // A standard LCP (lo = 0, hi = inf) of size n with dense A.
+    static LcpProblem standard(uint32_t n, std::vector<double> dense_column_major, std::vector<double> b);
+};
+
+}  // namespace pivot

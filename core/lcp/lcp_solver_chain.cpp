@@ -1,0 +1,230 @@
+#include "lcp/lcp_solver_chain.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/error.hpp"
+#include "common/logging.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "plugin_host/lcp_residual.hpp"
+#include "plugin_host/parameters.hpp"
+
+namespace pivot {
+
+namespace {
+
+// Rounds of the host's friction-bound iteration for solvers without a
+// friction index. Each round is a full solve; contact problems settle in a
+// handful (the bounds converge like a fixed point of mu |x_n|), so reaching
+// this cap means the iteration is cycling and another solver should try.
+constexpr uint32_t kMaxFrictionRounds = 60;
+
+const char* status_text(uint32_t status) {
+    switch (status) {
+        case PIVOT_SOLVE_CONVERGED: return "converged";
+        case PIVOT_SOLVE_MAX_ITERATIONS: return "max_iterations";
+        case PIVOT_SOLVE_TIME_BUDGET: return "time_budget";
+        case PIVOT_SOLVE_RAY_TERMINATION: return "ray_termination";
+        case PIVOT_SOLVE_INFEASIBLE: return "infeasible";
+        case PIVOT_SOLVE_UNBOUNDED: return "unbounded";
+        case PIVOT_SOLVE_NUMERICAL_ERROR: return "numerical_error";
+        case PIVOT_SOLVE_INVALID_PROBLEM: return "invalid_problem";
+        case PIVOT_SOLVE_UNSUPPORTED: return "unsupported";
+        case PIVOT_SOLVE_OUT_OF_MEMORY: return "out_of_memory";
+    }
+    return "unknown";
+}
+
+// Copies everything but the matrix, which is rebuilt in the form `dense`.
+void convert_matrix(const LcpProblem& from, bool dense, LcpProblem& to) {
+    to.n = from.n;
+    to.b = from.b;
+    to.lo = from.lo;
+    to.hi = from.hi;
+    to.findex = from.findex;
+    to.matrix_properties = from.matrix_properties;
+    to.dense = from.dense;
+    to.col_start = from.col_start;
+    to.row_index = from.row_index;
+    to.values = from.values;
+    if (dense && !to.has_dense()) to.make_dense();
+    if (!dense && !to.has_sparse()) to.make_sparse();
+}
+
+}  // namespace
+
+const char* solve_status_name(uint32_t status) { return status_text(status); }
+
+LcpSolverChain::LcpSolverChain(const PluginRegistry& registry, SolverChoice primary,
+                               std::vector<SolverChoice> fallbacks, double acceptance)
+    : registry_(&registry), acceptance_(acceptance) {
+    stages_.push_back(make_stage(primary));
+    set_fallbacks(std::move(fallbacks));
+}
+
+LcpSolverChain::Stage LcpSolverChain::make_stage(const SolverChoice& choice) const {
+    const PluginRecord& record = registry_->require(PIVOT_KIND_SOLVER, choice.id);
+    auto params = pack_params(record, ParamScope::instance, choice.options, fmt::format("solver '{}' options", record.id));
+    return Stage{record.id, PluginInstance(record, params)};
+}
+
+void LcpSolverChain::set_primary(SolverChoice primary) { stages_.front() = make_stage(primary); }
+
+void LcpSolverChain::set_fallbacks(std::vector<SolverChoice> fallbacks) {
+    std::vector<Stage> stages;
+    for (const auto& choice : fallbacks) stages.push_back(make_stage(choice));
+    stages_.resize(1);
+    for (auto& s : stages) stages_.push_back(std::move(s));
+}
+
+const std::string& LcpSolverChain::primary_id() const { return stages_.front().id; }
+
+bool LcpSolverChain::primary_reads_dense() const {
+    return stages_.front().instance.plugin().has(PIVOT_SOLVER_CAP_DENSE);
+}
+
+std::string LcpSolverChain::incompatibility(const PluginRecord& solver, const LcpProblem& problem) {
+    const bool boxed = solver.has(PIVOT_SOLVER_CAP_BOXED);
+    if (problem.has_findex() && !solver.has(PIVOT_SOLVER_CAP_FRICTION_INDEX) && !boxed) {
+        return fmt::format("solver '{}' accepts neither friction indices nor boxed problems", solver.id);
+    }
+    if (!problem.is_standard_lcp() && !boxed) {
+        return fmt::format("solver '{}' only solves standard LCPs (lo = 0, hi = inf), and this problem has other "
+                           "bounds",
+                           solver.id);
+    }
+    if (problem.is_standard_lcp() && !solver.has(PIVOT_SOLVER_CAP_STANDARD_LCP) && !boxed) {
+        return fmt::format("solver '{}' does not accept standard LCPs", solver.id);
+    }
+    if ((problem.matrix_properties & PIVOT_MATRIX_SYMMETRIC) == 0 && !solver.has(PIVOT_SOLVER_CAP_NONSYMMETRIC)) {
+        return fmt::format("solver '{}' needs a symmetric matrix and this one is not symmetric (a cone friction "
+                           "model makes non-symmetric problems: use a solver that declares 'nonsymmetric', "
+                           "e.g. lemke)",
+                           solver.id);
+    }
+    return {};
+}
+
+ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>& x, bool warm_start,
+                                  double time_budget) {
+    const auto start_time = std::chrono::steady_clock::now();
+    ChainReport report;
+    if (x.size() != problem.n) x.assign(problem.n, 0.0), warm_start = false;
+    for (size_t s = 0; s < stages_.size(); ++s) {
+        Stage& stage = stages_[s];
+        report.solver_id = stage.id;
+        if (attempt(stage, problem, x, warm_start, time_budget, report)) {
+            report.solved = true;
+            x.swap(x_try_);
+            break;
+        }
+        if (s + 1 < stages_.size()) ++report.fallbacks;
+    }
+    report.time_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    if (!report.solved) {
+        logger().debug("no solver solved the {}-row problem: {}", problem.n, fmt::join(report.failures, "; "));
+    } else if (report.fallbacks > 0) {
+        logger().debug("solver '{}' took over after {} failure(s): {}", report.solver_id, report.fallbacks,
+                      fmt::join(report.failures, "; "));
+    }
+    return report;
+}
+
+bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std::vector<double>& start,
+                             bool warm_start, double time_budget, ChainReport& report) {
+    const PluginRecord& solver = stage.instance.plugin();
+    if (std::string why = incompatibility(solver, problem); !why.empty()) {
+        report.failures.push_back(why);
+        return false;
+    }
+    // Give the solver the matrix it reads, converting only when needed.
+    const bool reads_dense = solver.has(PIVOT_SOLVER_CAP_DENSE);
+    const bool reads_sparse = solver.has(PIVOT_SOLVER_CAP_SPARSE);
+    const LcpProblem* given = &problem;
+    if (!((reads_dense && !problem.dense.empty()) || (reads_sparse && problem.has_sparse()) || problem.n == 0)) {
+        convert_matrix(problem, reads_dense, converted_);
+        given = &converted_;
+    }
+    x_try_ = start;
+    w_.resize(problem.n);
+    if (given->has_findex() && !solver.has(PIVOT_SOLVER_CAP_FRICTION_INDEX)) {
+        return solve_with_frozen_friction(stage, *given, warm_start, time_budget, report);
+    }
+    const pivot_lcp_problem view = given->view();
+    pivot_solve_options options{sizeof(options), warm_start ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
+    pivot_solve_report solver_report{};
+    solver_report.struct_size = sizeof(solver_report);
+    SolveResult r = checked_solve(stage.instance, view, options, x_try_.data(), w_.data(), solver_report);
+    report.status = static_cast<pivot_solve_status>(solver_report.status);
+    report.iterations = solver_report.iterations;
+    report.solver_residual = solver_report.residual;
+    report.friction_rounds = 0;
+    if (!r.ok()) {
+        report.failures.push_back(std::move(r.message));
+        return false;
+    }
+    report.residual = r.residual;
+    if (r.residual > acceptance_) {
+        report.failures.push_back(fmt::format("solver '{}' stopped ({}) at natural-map residual {:.3g}, above the "
+                                              "accepted {:.3g}",
+                                              stage.id, status_text(solver_report.status), r.residual, acceptance_));
+        return false;
+    }
+    return true;
+}
+
+bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& problem, bool warm_start,
+                                                double time_budget, ChainReport& report) {
+    // Friction rows get plain bounds mu_lo |x_n|, mu_hi |x_n| from the
+    // current normal impulses; without a warm start the first round is
+    // frictionless (bounds 0), which gives the normals to start from.
+    frozen_.n = problem.n;
+    frozen_.dense = problem.dense;
+    frozen_.col_start = problem.col_start;
+    frozen_.row_index = problem.row_index;
+    frozen_.values = problem.values;
+    frozen_.b = problem.b;
+    frozen_.matrix_properties = problem.matrix_properties;
+    frozen_.findex.assign(problem.n, -1);
+    frozen_.lo = problem.lo;
+    frozen_.hi = problem.hi;
+    const pivot_lcp_problem real = problem.view();
+
+    report.iterations = 0;
+    bool warm = warm_start;
+    for (uint32_t round = 1; round <= kMaxFrictionRounds; ++round) {
+        for (uint32_t i = 0; i < problem.n; ++i) {
+            const int32_t j = problem.findex[i];
+            if (j < 0) continue;
+            const double normal = (warm || round > 1) ? std::abs(x_try_[j]) : 0.0;
+            frozen_.lo[i] = problem.lo[i] * normal;
+            frozen_.hi[i] = problem.hi[i] * normal;
+        }
+        const pivot_lcp_problem view = frozen_.view();
+        pivot_solve_options options{sizeof(options), warm || round > 1 ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
+        pivot_solve_report solver_report{};
+        solver_report.struct_size = sizeof(solver_report);
+        SolveResult r = checked_solve(stage.instance, view, options, x_try_.data(), w_.data(), solver_report);
+        report.status = static_cast<pivot_solve_status>(solver_report.status);
+        report.iterations += solver_report.iterations;
+        report.solver_residual = solver_report.residual;
+        report.friction_rounds = round;
+        if (!r.ok()) {
+            report.failures.push_back(fmt::format("{} (friction round {})", r.message, round));
+            return false;
+        }
+        // The real residual, with the friction index.
+        lcp_multiply(real, x_try_.data(), w_.data());
+        report.residual = lcp_natural_map_residual(real, x_try_.data(), w_.data());
+        if (report.residual <= acceptance_) return true;
+    }
+    report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: {} rounds left the "
+                                          "natural-map residual at {:.3g}, above the accepted {:.3g}",
+                                          stage.id, kMaxFrictionRounds, report.residual, acceptance_));
+    return false;
+}
+
+}  // namespace pivot

@@ -1,0 +1,109 @@
+#pragma once
+// Solving the per-step problem with solver plugins: a primary solver and a
+// configured fallback chain (ARCHITECTURE.md sections 3 and 5).
+//
+// For each solver in order the chain
+//  1. matches the problem to the solver's capabilities: converts the matrix
+//     (dense <-> CSC), and for a solver without FRICTION_INDEX iterates the
+//     friction bounds itself (bounds mu |x_normal| frozen, solve, update,
+//     until consistent); refuses the pairing with a reason when it cannot
+//     (a non-symmetric problem for a symmetric-only solver, a boxed problem
+//     for a standard-LCP-only solver);
+//  2. calls it through checked_solve (non-finite or out-of-bound results are
+//     a failure and never used);
+//  3. accepts x only if the host's own natural-map residual is within the
+//     chain's acceptance threshold; otherwise the next solver starts, from
+//     the same warm start.
+// The warm start belongs to the caller (impulses keyed by persistent ids),
+// so the solver can be swapped between two solves and the next one starts
+// warm. Failures are counted and described for telemetry; nothing allocates
+// after warm-up on the success path.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lcp/lcp_problem.hpp"
+#include "plugin_host/plugin_instance.hpp"
+#include "plugin_host/plugin_registry.hpp"
+
+namespace pivot {
+
+// A solver and its options (a JSON object of its parameters).
+struct SolverChoice {
+    std::string id;  // full id or short name ("dantzig")
+    nlohmann::json options = nlohmann::json::object();
+};
+
+struct ChainReport {
+    bool solved = false;               // x holds an accepted solution
+    std::string_view solver_id;        // the solver that produced it (or the last tried);
+                                       // valid until the chain's solvers change
+    pivot_solve_status status = PIVOT_SOLVE_CONVERGED;  // that solver's own status
+    uint32_t iterations = 0;           // of that solver (summed over friction rounds)
+    uint32_t friction_rounds = 0;      // host friction-bound iterations (0: solver handled findex)
+    uint32_t fallbacks = 0;            // solvers that failed before the accepted one
+    double residual = 0.0;             // host natural-map residual of x
+    double solver_residual = 0.0;      // what the solver reported
+    double time_seconds = 0.0;         // wall time of the whole chain
+    std::vector<std::string> failures; // one sentence per failed solver (failure path only)
+};
+
+// "converged", "max_iterations", "ray_termination", ... (report files).
+const char* solve_status_name(uint32_t status);
+
+class LcpSolverChain {
+public:
+    // `acceptance` is the largest host natural-map residual accepted as a
+    // solution (impulse units). Throws pivot::Error for an unknown solver id
+    // or invalid options, naming them.
+    LcpSolverChain(const PluginRegistry& registry, SolverChoice primary, std::vector<SolverChoice> fallbacks = {},
+                   double acceptance = 1e-6);
+
+    // Swap the primary solver (or its options) between two solves; the
+    // fallbacks stay. Throws, leaving the chain unchanged, on a bad choice.
+    void set_primary(SolverChoice primary);
+    void set_fallbacks(std::vector<SolverChoice> fallbacks);
+    void set_acceptance(double acceptance) { acceptance_ = acceptance; }
+
+    const std::string& primary_id() const;
+    // Whether the primary solver reads the dense matrix (else CSC): the
+    // caller builds that form and no conversion is needed.
+    bool primary_reads_dense() const;
+    double acceptance() const { return acceptance_; }
+
+    // Solves `problem`. x: n values; on input the warm start when
+    // `warm_start`, on output the solution when report.solved (unchanged
+    // otherwise). time_budget: seconds for each solver call, 0 = none.
+    ChainReport solve(const LcpProblem& problem, std::vector<double>& x, bool warm_start, double time_budget = 0.0);
+
+    // Why `solver` cannot take `problem` even with the chain's conversions,
+    // or "" when it can.
+    static std::string incompatibility(const PluginRecord& solver, const LcpProblem& problem);
+
+private:
+    struct Stage {
+        std::string id;
+        PluginInstance instance;
+    };
+    Stage make_stage(const SolverChoice& choice) const;
+    // One solver on the problem, with conversions. True when accepted.
+    bool attempt(Stage& stage, const LcpProblem& problem, const std::vector<double>& start, bool warm_start,
+                 double time_budget, ChainReport& report);
+    bool solve_with_frozen_friction(Stage& stage, const LcpProblem& problem, bool warm_start, double time_budget,
+                                    ChainReport& report);
+
+    const PluginRegistry* registry_;
+    std::vector<Stage> stages_;  // primary first
+    double acceptance_;
+
+    // Scratch, reused between solves (sized at the first solve of a size).
+    LcpProblem converted_;  // matrix converted to what a solver reads
+    LcpProblem frozen_;     // friction bounds frozen for solvers without findex
+    std::vector<double> x_try_;
+    std::vector<double> w_;
+};
+
+}  // namespace pivot

@@ -1,0 +1,33 @@
+// Stage 6: positions. q+ = q + h N(q) v+ through each element plugin (which
+// owns the meaning of its coordinates: quaternion update and normalization
+// for rigid bodies), then v+, q+ and the impulses become the state. This is
+// the only stage that writes the state, so a step that failed earlier
+// leaves the world as it was.
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+void integrate_positions(const WorldModel& model, WorldState& state, StepScratch& s) {
+    const double h = model.settings.timestep;
+    for (const ElementGroup& g : model.element_groups) {
+        if (g.count == 0) continue;
+        CallResult r = checked_integrate(g.instance, g.count, state.q.data() + g.q_offset,
+                                         s.v_next.data() + g.v_offset, h, s.q_next.data() + g.q_offset);
+        if (!r.ok()) throw Error(r.message);
+        for (uint32_t e = 0; e < g.count; ++e) {
+            if (!model.fixed[g.first + e]) continue;  // immovable: keep q, zero v
+            std::copy_n(state.q.data() + g.q_offset + e * g.nq, g.nq, s.q_next.data() + g.q_offset + e * g.nq);
+            std::fill_n(s.v_next.data() + g.v_offset + e * g.nv, g.nv, 0.0);
+        }
+    }
+    state.q.swap(s.q_next);
+    state.v.swap(s.v_next);
+    state.joint_impulses.swap(s.impulses);
+    state.time += h;
+}
+
+}  // namespace pivot

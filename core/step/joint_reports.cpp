@@ -1,0 +1,39 @@
+// Stage 7: what the joints report. The reaction on body 2 is the sum of the
+// joint's row forces (impulse / h) times the body-2 part of each row's
+// Jacobian: a force at the frame-2 origin and a torque about it (world).
+// The position error is the largest |violation| of the rows flagged
+// PIVOT_ROW_POSITION_ERROR, as computed at the start of the step.
+#include <algorithm>
+#include <cmath>
+
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+void report_joints(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    const double h = model.settings.timestep;
+    s.statistics.max_joint_error = 0.0;
+    for (uint32_t j = 0; j < model.joints.size(); ++j) {
+        const JointRecord& record = model.joints[j];
+        const JointGroup& jg = model.joint_groups[record.group];
+        const auto& out = s.joint_rows[record.group];
+        JointReaction& reaction = s.reactions[j];
+        reaction = JointReaction{};
+        for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
+            const size_t index = static_cast<size_t>(record.member) * jg.max_rows + k;
+            const pivot_row& row = out.rows[index];
+            const double force = state.joint_impulses[jg.impulse_offset + record.member * jg.max_rows + k] / h;
+            const double* j12 = out.jacobians.data() + index * 12;
+            for (int i = 0; i < 3; ++i) {
+                reaction.force[i] += force * j12[6 + i];
+                reaction.torque[i] += force * j12[9 + i];
+            }
+            if (row.flags & PIVOT_ROW_POSITION_ERROR) {
+                reaction.position_error = std::max(reaction.position_error, std::abs(row.violation));
+            }
+        }
+        s.statistics.max_joint_error = std::max(s.statistics.max_joint_error, reaction.position_error);
+    }
+}
+
+}  // namespace pivot

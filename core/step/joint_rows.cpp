@@ -1,0 +1,70 @@
+// Stage 3: the joint rows. One batched rows() call per joint group gives,
+// for each joint, rows whose Jacobians act on the two frames' twists
+// (12 values: v1, w1, v2, w2). Chaining them with each frame's 6 x nv twist
+// Jacobian gives the row's blocks on the elements' velocities,
+//     J_row,e = J_frame-part^T  J_frame,e        (one block per moving element),
+// and its response M_e^-1 J_row,e^T, which assembly and the velocity update use.
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "step/dense_cholesky.hpp"
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+
+void collect_joint_rows(const WorldModel& model, StepScratch& s) {
+    s.rows.clear();
+    s.jacobian.clear();
+    s.response.clear();
+    pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, 0.0,
+                         {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
+    for (uint32_t g = 0; g < model.joint_groups.size(); ++g) {
+        const JointGroup& jg = model.joint_groups[g];
+        if (jg.count == 0) continue;
+        auto& out = s.joint_rows[g];
+        const pivot_joint_batch batch{jg.count,           jg.item_stride,      jg.item_params.data(),
+                                      out.pose1.data(),   out.pose2.data(),    out.twist1.data(),
+                                      out.twist2.data()};
+        CallResult r = checked_joint_rows(jg.instance, batch, step, out.rows.data(), out.jacobians.data(),
+                                          out.row_counts.data());
+        if (!r.ok()) throw Error(r.message);
+
+        for (uint32_t m = 0; m < jg.count; ++m) {
+            const uint32_t joint = jg.joints[m];
+            const JointRecord& record = model.joints[joint];
+            const auto first_row = static_cast<int32_t>(s.rows.size());
+            for (uint32_t k = 0; k < out.row_counts[m]; ++k) {
+                const size_t row_index = static_cast<size_t>(m) * jg.max_rows + k;
+                ProblemRow row;
+                row.row = out.rows[row_index];
+                row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
+                row.joint_group = g;
+                row.member = m;
+                row.slot = k;
+                const double* j12 = out.jacobians.data() + row_index * 12;
+                for (uint32_t side = 0; side < 2; ++side) {
+                    const Attachment& a = side == 0 ? record.frame1 : record.frame2;
+                    if (a.element == Attachment::kWorld || model.fixed[a.element]) continue;
+                    const uint32_t nv = model.element_nv[a.element];
+                    const double* frame_jac = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
+                    const auto offset = static_cast<uint32_t>(s.jacobian.size());
+                    for (uint32_t c = 0; c < nv; ++c) {
+                        double sum = 0.0;
+                        for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
+                        s.jacobian.push_back(sum);
+                    }
+                    // Response M^-1 J^T with the factored mass matrix.
+                    s.response.insert(s.response.end(), s.jacobian.begin() + offset, s.jacobian.end());
+                    cholesky_solve(s.mass.data() + s.mass_offset[a.element], nv, s.response.data() + offset);
+                    row.blocks[row.block_count++] = RowBlock{a.element, offset};
+                }
+                if (row.block_count == 0) continue;  // between the world and fixed bodies: nothing moves
+                s.rows.push_back(row);
+            }
+        }
+    }
+}
+
+}  // namespace pivot

@@ -1,0 +1,170 @@
+// Stage 5: one complementarity problem per island (ARCHITECTURE.md section 2,
+// seed000 2.1 Eq. 2.13b with the errata of 2.17), for the impulses z = h lambda:
+//     A = J M^-1 J^T + diag(c / (h g)),   g = h + d c,
+//     w = A z + b,   b = J v* + phi / g - target,
+// with impulse bounds h*lower, h*upper (friction-index rows keep their
+// multipliers). For a bilateral row w = 0 reproduces the compliant
+// constitutive law c lambda = -phi(q+) - d J v+ linearized as
+// phi(q+) = phi + h J v+; c = 0 is a rigid row, corrected fully in one step.
+// Rows flagged NO_STABILIZATION (motors, velocity-level rows) leave phi out.
+// Then v+ = v* + M^-1 J^T z.
+#include <algorithm>
+#include <cmath>
+
+#include "common/logging.hpp"
+#include "lcp/lcp_solver_chain.hpp"
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+namespace {
+
+double dot(const double* a, const double* b, uint32_t n) {
+    double s = 0.0;
+    for (uint32_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+// Fills problem (dense or CSC) for island i.
+void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool dense, LcpProblem& p) {
+    const double h = model.settings.timestep;
+    const uint32_t first = s.island_row_start[island];
+    const uint32_t n = s.island_row_start[island + 1] - first;
+    p.n = n;
+    p.b.resize(n);
+    p.lo.resize(n);
+    p.hi.resize(n);
+    p.findex.resize(n);
+    p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE;
+    if (dense) {
+        p.dense.assign(static_cast<size_t>(n) * n, 0.0);
+        p.col_start.clear();
+        p.row_index.clear();
+        p.values.clear();
+    } else {
+        p.dense.clear();
+        p.col_start.assign(n + 1, 0);
+        p.row_index.clear();
+        p.values.clear();
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        const pivot_row& r = row.row;
+        const double gamma = h + r.damping * r.compliance;
+        const bool stabilize = (r.flags & PIVOT_ROW_NO_STABILIZATION) == 0;
+        double jv = 0.0;
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            const uint32_t e = row.blocks[b].element;
+            jv += dot(s.jacobian.data() + row.blocks[b].offset, s.v_free.data() + model.element_v_offset[e],
+                      model.element_nv[e]);
+        }
+        p.b[k] = jv + (stabilize ? r.violation / gamma : 0.0) - r.target_velocity;
+        if (row.findex >= 0) {
+            p.findex[k] = static_cast<int32_t>(s.rows[static_cast<uint32_t>(row.findex)].index_in_island);
+            p.lo[k] = r.lower;
+            p.hi[k] = r.upper;
+        } else {
+            p.findex[k] = -1;
+            p.lo[k] = h * r.lower;  // -inf stays -inf
+            p.hi[k] = h * r.upper;
+        }
+        // Column k of A: rows sharing an element with row k.
+        const double diagonal = r.compliance / (h * gamma);
+        const size_t column_start = p.values.size();
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            const uint32_t e = row.blocks[b].element;
+            const uint32_t nv = model.element_nv[e];
+            const double* w_k = s.response.data() + row.blocks[b].offset;
+            for (uint32_t t = s.element_row_start[e]; t < s.element_row_start[e + 1]; ++t) {
+                const ProblemRow& other = s.rows[s.element_rows[t]];
+                const double* j_other = nullptr;
+                for (uint32_t ob = 0; ob < other.block_count; ++ob) {
+                    if (other.blocks[ob].element == e) j_other = s.jacobian.data() + other.blocks[ob].offset;
+                }
+                const double value = dot(j_other, w_k, nv);
+                const uint32_t i = other.index_in_island;
+                if (dense) {
+                    p.dense[i + static_cast<size_t>(k) * n] += value;
+                } else {
+                    p.row_index.push_back(static_cast<int32_t>(i));
+                    p.values.push_back(value);
+                }
+            }
+        }
+        if (dense) {
+            p.dense[k + static_cast<size_t>(k) * n] += diagonal;
+        } else {
+            p.row_index.push_back(static_cast<int32_t>(k));
+            p.values.push_back(diagonal);
+            // Sort the column by row and merge duplicates (rows sharing two elements).
+            const size_t end = p.values.size();
+            for (size_t a = column_start + 1; a < end; ++a) {  // insertion sort: columns are short
+                for (size_t c = a; c > column_start && p.row_index[c - 1] > p.row_index[c]; --c) {
+                    std::swap(p.row_index[c - 1], p.row_index[c]);
+                    std::swap(p.values[c - 1], p.values[c]);
+                }
+            }
+            size_t out = column_start;
+            for (size_t a = column_start; a < end; ++a) {
+                if (out > column_start && p.row_index[out - 1] == p.row_index[a]) {
+                    p.values[out - 1] += p.values[a];
+                } else {
+                    p.row_index[out] = p.row_index[a];
+                    p.values[out] = p.values[a];
+                    ++out;
+                }
+            }
+            p.row_index.resize(out);
+            p.values.resize(out);
+            p.col_start[k + 1] = static_cast<int32_t>(out);
+        }
+    }
+}
+
+}  // namespace
+
+void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
+    s.v_next = s.v_free;
+    s.impulses.assign(state.joint_impulses.size(), 0.0);
+    if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
+    const bool dense = solver.primary_reads_dense();
+    for (uint32_t island = 0; island < s.island_count; ++island) {
+        LcpProblem& p = s.problems[island];
+        assemble(model, s, island, dense, p);
+        const uint32_t first = s.island_row_start[island];
+        // Warm start: last step's impulses of the same joint row slots.
+        s.x.resize(p.n);
+        for (uint32_t k = 0; k < p.n; ++k) {
+            const ProblemRow& row = s.rows[s.island_rows[first + k]];
+            const JointGroup& jg = model.joint_groups[row.joint_group];
+            s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
+        }
+        const ChainReport report = solver.solve(p, s.x, true);
+        s.statistics.solver_iterations += report.iterations;
+        s.statistics.fallbacks += report.fallbacks;
+        if (!report.solved) {
+            // No usable impulses: the island moves freely this step, and the
+            // failure is counted and logged (the next step starts cold).
+            ++s.statistics.solver_failures;
+            logger().warn("step at t = {}: no solver solved island {} ({} rows); its constraints are "
+                          "skipped for this step: {}",
+                          state.time, island, p.n, report.failures.empty() ? "" : report.failures.back());
+            std::fill(s.x.begin(), s.x.end(), 0.0);
+        } else {
+            s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
+        }
+        for (uint32_t k = 0; k < p.n; ++k) {
+            const ProblemRow& row = s.rows[s.island_rows[first + k]];
+            const JointGroup& jg = model.joint_groups[row.joint_group];
+            s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = s.x[k];
+            for (uint32_t b = 0; b < row.block_count; ++b) {
+                const uint32_t e = row.blocks[b].element;
+                const double* w = s.response.data() + row.blocks[b].offset;
+                double* v = s.v_next.data() + model.element_v_offset[e];
+                for (uint32_t i = 0; i < model.element_nv[e]; ++i) v[i] += w[i] * s.x[k];
+            }
+        }
+    }
+}
+
+}  // namespace pivot

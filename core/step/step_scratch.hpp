@@ -1,0 +1,88 @@
+#pragma once
+// Everything a step computes on the way, sized once per model (prepare) so
+// that a step allocates nothing after the first. Each stage of core/step/
+// reads the model and the state and writes only its own part of this.
+#include <cstdint>
+#include <vector>
+
+#include "lcp/lcp_problem.hpp"
+#include "world/world.hpp"
+
+namespace pivot {
+
+// The part of a row acting on one element: nv values at `offset` in
+// StepScratch::jacobian (J) and ::response (M^-1 J^T).
+struct RowBlock {
+    uint32_t element;  // global element index
+    uint32_t offset;   // into jacobian / response
+};
+
+// One row of the per-step problem, from a joint (later: elements, contacts).
+struct ProblemRow {
+    pivot_row row;           // as the producer wrote it (bounds in N / N m, findex local)
+    int32_t findex = -1;     // global row index, or -1
+    uint32_t block_count = 0;
+    RowBlock blocks[2];
+    uint32_t joint_group = 0;
+    uint32_t member = 0;     // joint within its group
+    uint32_t slot = 0;       // row within the joint: where its impulse is kept
+    uint32_t island = 0;
+    uint32_t index_in_island = 0;
+};
+
+struct StepScratch {
+    // Element dynamics: per element an nv x nv mass matrix, Cholesky-factored
+    // in place (lower triangle); forces; the free velocity v* = v + h M^-1 f.
+    std::vector<uint32_t> mass_offset;  // per element, into mass
+    std::vector<double> mass;
+    std::vector<double> forces;         // model.nv
+    std::vector<double> v_free;         // model.nv
+
+    // Joint frames: per joint, 2 attachments; the 6 x nv Jacobian of each
+    // attachment's twist w.r.t. its element's velocities.
+    std::vector<uint32_t> frame_jacobian_offset;  // per joint x 2
+    std::vector<double> frame_jacobian;
+    // Material points asked of each element group in one batched call.
+    struct GroupPoints {
+        std::vector<pivot_material_point> points;
+        std::vector<uint32_t> attachment;  // joint * 2 + side, per point
+        std::vector<double> poses, twists, jacobians;
+    };
+    std::vector<GroupPoints> group_points;  // per element group
+
+    // Per joint group: the frames given to the plugin and the rows it wrote.
+    struct JointGroupRows {
+        std::vector<double> pose1, pose2;    // count x 7, world
+        std::vector<double> twist1, twist2;  // count x 6, world
+        std::vector<pivot_row> rows;         // count x max_rows
+        std::vector<double> jacobians;       // count x max_rows x 12
+        std::vector<uint32_t> row_counts;    // count
+    };
+    std::vector<JointGroupRows> joint_rows;  // per joint group
+
+    // Rows of this step and their Jacobian blocks.
+    std::vector<ProblemRow> rows;
+    std::vector<double> jacobian;  // J blocks
+    std::vector<double> response;  // M^-1 J^T blocks (same layout)
+
+    // Islands: union-find over elements; rows grouped by island.
+    std::vector<uint32_t> island_parent;   // per element
+    std::vector<uint32_t> island_of_root;  // per element (root -> island index)
+    std::vector<uint32_t> island_row_start;  // islands + 1
+    std::vector<uint32_t> island_rows;       // row indices, grouped by island
+    std::vector<uint32_t> element_row_start; // per element + 1: rows touching it
+    std::vector<uint32_t> element_rows;
+    uint32_t island_count = 0;
+
+    // Per island problem and solution (reused).
+    std::vector<LcpProblem> problems;
+    std::vector<double> x;         // solution of the island being solved
+    std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
+    std::vector<double> v_next;  // model.nv
+    std::vector<double> q_next;  // model.nq
+
+    StepStatistics statistics;
+    std::vector<JointReaction> reactions;  // per joint
+};
+
+}  // namespace pivot

@@ -1,0 +1,38 @@
+#pragma once
+// The stages of one step, in the order World::step calls them (step.cpp).
+// Each throws pivot::Error when a plugin breaks its contract; nothing of the
+// world's state changes before the last stage, so a failed step leaves the
+// world as it was.
+#include "step/step_scratch.hpp"
+
+namespace pivot {
+
+class LcpSolverChain;
+
+// Sizes the scratch for the model (allocation happens here only).
+void prepare_step(const WorldModel& model, StepScratch& scratch);
+
+// element_dynamics.cpp: mass matrices (factored), forces, free velocity.
+void compute_element_dynamics(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
+// joint_frames.cpp: world pose, twist and Jacobian of every joint frame.
+void compute_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
+// joint_rows.cpp: rows of every joint, chained to element velocities.
+void collect_joint_rows(const WorldModel& model, StepScratch& scratch);
+
+// islands.cpp: elements coupled by rows are solved together.
+void find_islands(const WorldModel& model, StepScratch& scratch);
+
+// solve_islands.cpp: per island the problem A z = ..., solved by the chain;
+// impulses for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
+void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& scratch);
+
+// integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins,
+// then commits v+ and q+ to the state.
+void integrate_positions(const WorldModel& model, WorldState& state, StepScratch& scratch);
+
+// joint_reports.cpp: reaction forces and position errors of the joints.
+void report_joints(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
+}  // namespace pivot

@@ -1,0 +1,509 @@
+// Building a world and reading it: bodies become elements of the rigid-body
+// element plugin, joints members of their joint plugin's group, with frames
+// fixed on the bodies so that both frames of a joint coincide initially
+// (the joint ABI's convention, <pivot/plugin_joint.h>).
+#include "world/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "plugin_host/parameters.hpp"
+#include "step/step_scratch.hpp"
+
+namespace pivot {
+
+namespace {
+
+using Mat3 = std::array<std::array<double, 3>, 3>;  // [row][column]
+
+bool all_finite(const double* v, size_t n) {
+    return std::all_of(v, v + n, [](double x) { return std::isfinite(x); });
+}
+
+Vec3d normalized(const Vec3d& a, const std::string& where) {
+    const double n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (!(n > 1e-12) || !std::isfinite(n)) throw Error(where + ": must be a nonzero finite vector");
+    return {a[0] / n, a[1] / n, a[2] / n};
+}
+
+Vec3d cross(const Vec3d& a, const Vec3d& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Vec3d& a, const Vec3d& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+Mat3 rotation(const Quatd& q) {
+    const double w = q[0], x = q[1], y = q[2], z = q[3];
+    return {{{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+             {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+             {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}}};
+}
+
+// The unit quaternion of the rotation whose columns are x, y, z (Shepperd).
+Quatd quaternion_from_axes(const Vec3d& x, const Vec3d& y, const Vec3d& z) {
+    const double m00 = x[0], m11 = y[1], m22 = z[2];
+    const double trace = m00 + m11 + m22;
+    Quatd q;
+    if (trace > 0) {
+        const double s = 2 * std::sqrt(1 + trace);
+        q = {0.25 * s, (y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s};
+    } else if (m00 > m11 && m00 > m22) {
+        const double s = 2 * std::sqrt(1 + m00 - m11 - m22);
+        q = {(y[2] - z[1]) / s, 0.25 * s, (y[0] + x[1]) / s, (z[0] + x[2]) / s};
+    } else if (m11 > m22) {
+        const double s = 2 * std::sqrt(1 + m11 - m00 - m22);
+        q = {(z[0] - x[2]) / s, (y[0] + x[1]) / s, 0.25 * s, (z[1] + y[2]) / s};
+    } else {
+        const double s = 2 * std::sqrt(1 + m22 - m00 - m11);
+        q = {(x[1] - y[0]) / s, (z[0] + x[2]) / s, (z[1] + y[2]) / s, 0.25 * s};
+    }
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    return {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+}
+
+// A frame whose x axis is `axis` (the y axis chosen perpendicular to it).
+Quatd frame_with_x(const Vec3d& axis) {
+    const Vec3d helper = std::abs(axis[0]) < 0.9 ? Vec3d{1, 0, 0} : Vec3d{0, 1, 0};
+    const double d = dot(helper, axis);
+    Vec3d y = {helper[0] - d * axis[0], helper[1] - d * axis[1], helper[2] - d * axis[2]};
+    y = normalized(y, "frame");
+    return quaternion_from_axes(axis, y, cross(axis, y));
+}
+
+Quatd conjugate_times(const Quatd& a, const Quatd& b) {  // a^* b
+    const double w = a[0], x = -a[1], y = -a[2], z = -a[3];
+    return {w * b[0] - x * b[1] - y * b[2] - z * b[3], w * b[1] + x * b[0] + y * b[3] - z * b[2],
+            w * b[2] - x * b[3] + y * b[0] + z * b[1], w * b[3] + x * b[2] - y * b[1] + z * b[0]};
+}
+
+}  // namespace
+
+World::World(const PluginRegistry& registry, WorldSettings settings) : registry_(&registry) {
+    if (!(settings.timestep > 0.0) || !std::isfinite(settings.timestep)) {
+        throw Error(fmt::format("settings.timestep: must be a positive number of seconds, got {}", settings.timestep));
+    }
+    if (!all_finite(settings.gravity.data(), 3)) throw Error("settings.gravity: must be 3 finite numbers");
+    model_.settings = std::move(settings);
+    solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
+                                               model_.settings.solver_acceptance);
+}
+
+World::~World() = default;
+
+ElementGroup& World::rigid_group() {
+    const PluginRecord& plugin = registry_->require(PIVOT_KIND_ELEMENT, model_.settings.rigid_body_element);
+    for (ElementGroup& g : model_.element_groups) {
+        if (&g.instance.plugin() == &plugin) return g;
+    }
+    ElementGroup g;
+    g.instance = PluginInstance(plugin, pack_params(plugin, ParamScope::instance, model_.settings.rigid_body_options,
+                                                    "settings.rigid_body_options"));
+    g.nq = plugin.element.nodes_per_element * plugin.element.coords_per_node;
+    g.nv = plugin.element.nodes_per_element * plugin.element.velocities_per_node;
+    g.item_stride = plugin.item_param_count();
+    if (g.nq != 7 || g.nv != 6) {
+        throw Error(fmt::format("{}: a rigid-body element must have 7 coordinates and 6 velocities", describe(plugin)));
+    }
+    model_.element_groups.push_back(std::move(g));
+    return model_.element_groups.back();
+}
+
+void World::relayout() {
+    // Groups are contiguous in q and v, in creation order.
+    uint32_t element = 0, q = 0, v = 0;
+    model_.element_group.clear();
+    model_.element_v_offset.clear();
+    model_.element_nv.clear();
+    for (uint32_t gi = 0; gi < model_.element_groups.size(); ++gi) {
+        ElementGroup& g = model_.element_groups[gi];
+        g.first = element;
+        g.q_offset = q;
+        g.v_offset = v;
+        for (uint32_t e = 0; e < g.count; ++e) {
+            model_.element_group.push_back(gi);
+            model_.element_v_offset.push_back(v + e * g.nv);
+            model_.element_nv.push_back(g.nv);
+        }
+        element += g.count;
+        q += g.count * g.nq;
+        v += g.count * g.nv;
+    }
+    model_.element_count = element;
+    model_.nq = q;
+    model_.nv = v;
+    uint32_t impulses = 0;
+    for (JointGroup& jg : model_.joint_groups) {
+        jg.impulse_offset = impulses;
+        impulses += jg.count * jg.max_rows;
+    }
+    state_.joint_impulses.assign(impulses, 0.0);  // building resets the warm start
+    scratch_.reset();                             // re-sized at the next step
+}
+
+BodyId World::add_body(const BodyDescription& body) {
+    const std::string where = fmt::format("body '{}'", body.name);
+    if (body.name.empty()) throw Error("body: name must not be empty");
+    if (body.name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
+    if (body_by_name_.count(body.name)) throw Error(where + ": name: another body already has this name");
+    if (!(body.mass > 0.0) || !std::isfinite(body.mass)) {
+        throw Error(fmt::format("{}: mass: must be a positive number of kg, got {}", where, body.mass));
+    }
+    const auto& I = body.inertia;
+    if (!all_finite(I.data(), 9)) throw Error(where + ": inertia: must be finite");
+    for (int r = 0; r < 3; ++r) {
+        for (int c = r + 1; c < 3; ++c) {
+            if (std::abs(I[3 * r + c] - I[3 * c + r]) > 1e-12 * (std::abs(I[0]) + std::abs(I[4]) + std::abs(I[8]))) {
+                throw Error(fmt::format("{}: inertia: not symmetric (entry ({}, {}) = {} but ({}, {}) = {})", where, r,
+                                        c, I[3 * r + c], c, r, I[3 * c + r]));
+            }
+        }
+    }
+    const double d2 = I[0] * I[4] - I[1] * I[3];
+    const double d3 = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
+                      I[2] * (I[3] * I[7] - I[4] * I[6]);
+    if (!(I[0] > 0 && d2 > 0 && d3 > 0)) throw Error(where + ": inertia: not positive definite");
+    if (!all_finite(body.position.data(), 3)) throw Error(where + ": position: must be 3 finite numbers");
+    if (!all_finite(body.linear_velocity.data(), 3)) throw Error(where + ": linear_velocity: must be finite");
+    if (!all_finite(body.angular_velocity.data(), 3)) throw Error(where + ": angular_velocity: must be finite");
+    const auto& o = body.orientation;
+    const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
+    if (!(std::abs(norm - 1.0) <= 1e-6)) {
+        throw Error(fmt::format("{}: orientation: not a unit quaternion (norm {})", where, norm));
+    }
+
+    ElementGroup& g = rigid_group();
+    const uint32_t group = static_cast<uint32_t>(&g - model_.element_groups.data());
+    const nlohmann::json item = {{"mass", body.mass},
+                                 {"inertia_diagonal", {I[0], I[4], I[8]}},
+                                 {"inertia_products", {I[1], I[2], I[5]}}};
+    const auto params = pack_params(g.instance.plugin(), ParamScope::item, item, where);
+    // Insert the element at the end of its group, in the global arrays too.
+    const uint32_t q_at = g.q_offset + g.count * g.nq;
+    const uint32_t v_at = g.v_offset + g.count * g.nv;
+    const uint32_t element_at = g.first + g.count;
+    const double q[7] = {body.position[0], body.position[1], body.position[2], o[0] / norm, o[1] / norm, o[2] / norm,
+                         o[3] / norm};
+    const double v[6] = {body.linear_velocity[0],  body.linear_velocity[1],  body.linear_velocity[2],
+                         body.angular_velocity[0], body.angular_velocity[1], body.angular_velocity[2]};
+    state_.q.insert(state_.q.begin() + q_at, q, q + 7);
+    state_.v.insert(state_.v.begin() + v_at, v, v + 6);
+    state_.applied.insert(state_.applied.begin() + v_at, 6, 0.0);
+    model_.fixed.insert(model_.fixed.begin() + element_at, body.fixed ? 1 : 0);
+    g.item_params.insert(g.item_params.end(), params.begin(), params.end());
+    g.q_reference.insert(g.q_reference.end(), q, q + 7);
+    ++g.count;
+    for (auto& b : model_.bodies) {
+        if (b.element >= element_at) ++b.element;
+    }
+    for (auto& j : model_.joints) {
+        for (Attachment* a : {&j.frame1, &j.frame2}) {
+            if (a->element != Attachment::kWorld && a->element >= element_at) ++a->element;
+        }
+    }
+    model_.bodies.push_back({body.name, group, element_at});
+    body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));
+    relayout();
+    return static_cast<BodyId>(model_.bodies.size() - 1);
+}
+
+uint32_t World::joint_group(const PluginRecord& plugin) {
+    for (uint32_t g = 0; g < model_.joint_groups.size(); ++g) {
+        if (&model_.joint_groups[g].instance.plugin() == &plugin) return g;
+    }
+    JointGroup g;
+    g.instance = PluginInstance(plugin, pack_params(plugin, ParamScope::instance, nlohmann::json::object(), plugin.id));
+    g.max_rows = plugin.joint.max_rows_per_joint;
+    g.item_stride = plugin.item_param_count();
+    model_.joint_groups.push_back(std::move(g));
+    return static_cast<uint32_t>(model_.joint_groups.size() - 1);
+}
+
+Attachment World::attach(std::string_view body_name, const std::array<double, 3>& point,
+                         const std::array<double, 4>& frame, const std::string& where) const {
+    Attachment a;
+    if (body_name == "world") {
+        a.local_point = point;
+        a.local_rotation = frame;
+        return a;
+    }
+    auto it = body_by_name_.find(std::string(body_name));
+    if (it == body_by_name_.end()) {
+        throw Error(fmt::format("{}: no body named '{}' (use \"world\" for the fixed world frame)", where, body_name));
+    }
+    const BodyRecord& b = model_.bodies[it->second];
+    const double* q = state_.q.data() + model_.element_groups[b.group].q_offset +
+                      (b.element - model_.element_groups[b.group].first) * 7;
+    const Quatd orientation = {q[3], q[4], q[5], q[6]};
+    const Mat3 r = rotation(orientation);
+    const Vec3d d = {point[0] - q[0], point[1] - q[1], point[2] - q[2]};
+    a.element = b.element;
+    for (int i = 0; i < 3; ++i) a.local_point[i] = r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];  // R^T d
+    a.local_rotation = conjugate_times(orientation, frame);
+    return a;
+}
+
+JointId World::add_joint(const JointDescription& joint) {
+    const std::string where = fmt::format("joint '{}'", joint.name);
+    if (joint.name.empty()) throw Error("joint: name must not be empty");
+    if (joint_by_name_.count(joint.name)) throw Error(where + ": name: another joint already has this name");
+    if (joint.body1 == joint.body2) throw Error(where + ": body1 and body2 are the same ('" + joint.body1 + "')");
+    const std::string id = joint.type.find('.') == std::string::npos ? "pivot.joint." + joint.type : joint.type;
+    const PluginRecord* plugin = registry_->find(id);
+    if (plugin == nullptr || plugin->kind != PIVOT_KIND_JOINT) {
+        throw Error(fmt::format("{}: type: unknown joint type '{}' (fixed, spherical, revolute, prismatic, "
+                                "cylindrical, universal, distance, or a loaded joint plugin id)",
+                                where, joint.type));
+    }
+    auto finite3 = [&](const Vec3d& v, const char* field) {
+        if (!all_finite(v.data(), 3)) throw Error(fmt::format("{}: {}: must be 3 finite numbers", where, field));
+    };
+    // Frames in world coordinates, coinciding at the initial configuration.
+    Vec3d origin1 = joint.anchor, origin2 = joint.anchor;
+    Quatd frame = {1, 0, 0, 0};
+    const std::string short_type = id.substr(id.rfind('.') + 1);
+    if (short_type == "distance") {
+        finite3(joint.anchor1, "anchor1");
+        finite3(joint.anchor2, "anchor2");
+        origin1 = joint.anchor1;
+        origin2 = joint.anchor2;
+    } else if (short_type == "universal") {
+        finite3(joint.anchor, "anchor");
+        const Vec3d a1 = normalized(joint.axis1, where + ": axis1");
+        const Vec3d a2 = normalized(joint.axis2, where + ": axis2");
+        if (std::abs(dot(a1, a2)) > 1e-6) throw Error(where + ": axis1 and axis2 must be perpendicular");
+        frame = quaternion_from_axes(a1, a2, cross(a1, a2));
+    } else if (short_type == "prismatic") {
+        // No anchor: the frames sit at body 2's centre of mass (or body 1's).
+        const std::string& on = joint.body2 != "world" ? joint.body2 : joint.body1;
+        if (on != "world") {
+            const auto p = position(body(on));
+            origin1 = origin2 = p;
+        }
+        frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+    } else {
+        finite3(joint.anchor, "anchor");
+        if (short_type == "revolute" || short_type == "cylindrical" || plugin->has(PIVOT_JOINT_CAP_FREE_COORDINATE)) {
+            frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+        }
+    }
+    if (!(joint.compliance >= 0.0) || !std::isfinite(joint.compliance)) {
+        throw Error(fmt::format("{}: compliance: must be >= 0, got {}", where, joint.compliance));
+    }
+    if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) {
+        throw Error(fmt::format("{}: damping: must be >= 0, got {}", where, joint.damping));
+    }
+    nlohmann::json item = {{"compliance", joint.compliance}, {"damping", joint.damping}};
+    auto has_param = [&](const char* name) {
+        return std::any_of(plugin->params.begin(), plugin->params.end(),
+                           [&](const ParamSpec& p) { return p.name == name && p.per_item(); });
+    };
+    if (joint.limits) {
+        if (!has_param("limits_enabled")) throw Error(where + ": limits: a " + short_type + " joint has no limits");
+        if (!(joint.limits->lower <= joint.limits->upper)) {
+            throw Error(fmt::format("{}: limits: lower ({}) must not exceed upper ({})", where, joint.limits->lower,
+                                    joint.limits->upper));
+        }
+        item["limits_enabled"] = true;
+        item["lower"] = joint.limits->lower;
+        item["upper"] = joint.limits->upper;
+    }
+    if (joint.motor) {
+        if (!has_param("motor_enabled")) throw Error(where + ": motor: a " + short_type + " joint has no motor");
+        item["motor_enabled"] = true;
+        item["motor_velocity"] = joint.motor->velocity;
+        item["motor_max_force"] = joint.motor->max_force;
+    }
+    if (has_param("length")) {
+        const Vec3d d = {origin2[0] - origin1[0], origin2[1] - origin1[1], origin2[2] - origin1[2]};
+        item["length"] = joint.length ? *joint.length : std::sqrt(dot(d, d));
+    }
+    const auto params = pack_params(*plugin, ParamScope::item, item, where);
+
+    JointRecord record;
+    record.name = joint.name;
+    record.frame1 = attach(joint.body1, origin1, frame, where + ": body1");
+    record.frame2 = attach(joint.body2, origin2, frame, where + ": body2");
+    record.group = joint_group(*plugin);
+    JointGroup& g = model_.joint_groups[record.group];
+    record.member = g.count++;
+    g.item_params.insert(g.item_params.end(), params.begin(), params.end());
+    g.joints.push_back(static_cast<uint32_t>(model_.joints.size()));
+    model_.joints.push_back(std::move(record));
+    joint_by_name_.emplace(joint.name, static_cast<JointId>(model_.joints.size() - 1));
+    relayout();
+    return static_cast<JointId>(model_.joints.size() - 1);
+}
+
+BodyId World::body(std::string_view name) const {
+    auto it = body_by_name_.find(std::string(name));
+    if (it == body_by_name_.end()) throw Error(fmt::format("no body named '{}'", name));
+    return it->second;
+}
+
+JointId World::joint(std::string_view name) const {
+    auto it = joint_by_name_.find(std::string(name));
+    if (it == joint_by_name_.end()) throw Error(fmt::format("no joint named '{}'", name));
+    return it->second;
+}
+
+const double* World::body_q(BodyId b) const {
+    const BodyRecord& r = model_.bodies.at(b);
+    const ElementGroup& g = model_.element_groups[r.group];
+    return state_.q.data() + g.q_offset + (r.element - g.first) * g.nq;
+}
+
+const double* World::body_v(BodyId b) const {
+    return state_.v.data() + model_.element_v_offset[model_.bodies.at(b).element];
+}
+
+std::array<double, 3> World::position(BodyId b) const {
+    const double* q = body_q(b);
+    return {q[0], q[1], q[2]};
+}
+std::array<double, 4> World::orientation(BodyId b) const {
+    const double* q = body_q(b);
+    return {q[3], q[4], q[5], q[6]};
+}
+std::array<double, 3> World::linear_velocity(BodyId b) const {
+    const double* v = body_v(b);
+    return {v[0], v[1], v[2]};
+}
+std::array<double, 3> World::angular_velocity(BodyId b) const {
+    const double* v = body_v(b);
+    return {v[3], v[4], v[5]};
+}
+
+void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<double, 4>& o) {
+    const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
+    if (!all_finite(p.data(), 3) || !(std::abs(norm - 1.0) <= 1e-6)) {
+        throw Error(fmt::format("body '{}': set_pose: position must be finite and orientation a unit quaternion",
+                                body_name(b)));
+    }
+    auto* q = const_cast<double*>(body_q(b));
+    q[0] = p[0], q[1] = p[1], q[2] = p[2];
+    for (int i = 0; i < 4; ++i) q[3 + i] = o[i] / norm;
+}
+
+void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular) {
+    if (!all_finite(linear.data(), 3) || !all_finite(angular.data(), 3)) {
+        throw Error(fmt::format("body '{}': set_velocity: must be finite", body_name(b)));
+    }
+    auto* v = const_cast<double*>(body_v(b));
+    for (int i = 0; i < 3; ++i) v[i] = linear[i], v[3 + i] = angular[i];
+}
+
+void World::set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque) {
+    if (!all_finite(force.data(), 3) || !all_finite(torque.data(), 3)) {
+        throw Error(fmt::format("body '{}': external force: must be finite", body_name(b)));
+    }
+    double* f = state_.applied.data() + model_.element_v_offset[model_.bodies.at(b).element];
+    for (int i = 0; i < 3; ++i) f[i] = force[i], f[3 + i] = torque[i];
+}
+
+void World::set_motor_velocity(JointId j, double velocity) {
+    const JointRecord& record = model_.joints.at(j);
+    JointGroup& g = model_.joint_groups[record.group];
+    const PluginRecord& plugin = g.instance.plugin();
+    uint32_t offset = 0;
+    bool found = false;
+    for (const ParamSpec& p : plugin.params) {
+        if (!p.per_item()) continue;
+        if (p.name == "motor_velocity") {
+            found = true;
+            break;
+        }
+        offset += p.length;
+    }
+    if (!found || !std::isfinite(velocity)) {
+        throw Error(fmt::format("joint '{}': set_motor_velocity: {}", record.name,
+                                found ? "must be finite" : "this joint type has no motor"));
+    }
+    g.item_params[record.member * g.item_stride + offset] = velocity;
+}
+
+void World::set_solver(const SolverChoice& solver) {
+    solver_->set_primary(solver);
+    model_.settings.solver = solver;
+}
+
+void World::set_fallback(const std::vector<SolverChoice>& fallback) {
+    solver_->set_fallbacks(fallback);
+    model_.settings.fallback = fallback;
+}
+
+const JointReaction& World::reaction(JointId j) const {
+    static const JointReaction none{};
+    return scratch_ ? scratch_->reactions.at(j) : none;
+}
+
+const StepStatistics& World::statistics() const {
+    static const StepStatistics none{};
+    return scratch_ ? scratch_->statistics : none;
+}
+
+void World::attachment_frame(const Attachment& a, double pose[7], double twist[6]) const {
+    if (a.element == Attachment::kWorld) {
+        std::copy(a.local_point.begin(), a.local_point.end(), pose);
+        std::copy(a.local_rotation.begin(), a.local_rotation.end(), pose + 3);
+        std::fill(twist, twist + 6, 0.0);
+        return;
+    }
+    const ElementGroup& g = model_.element_groups[model_.element_group[a.element]];
+    const uint32_t e = a.element - g.first;
+    const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + e * g.item_stride,
+                                    state_.q.data() + g.q_offset + e * g.nq, state_.v.data() + g.v_offset + e * g.nv,
+                                    g.q_reference.data() + e * g.nq};
+    const pivot_material_point point{0, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}};
+    double raw_pose[7];
+    std::vector<double> jacobian(6 * g.nv);
+    CallResult r = checked_material_frames(g.instance, batch, &point, 1, raw_pose, twist, jacobian.data());
+    if (!r.ok()) throw Error(r.message);
+    std::copy(raw_pose, raw_pose + 3, pose);
+    // The frame's orientation: the material frame's, then the attachment's rotation.
+    const Quatd body_conjugate = {raw_pose[3], -raw_pose[4], -raw_pose[5], -raw_pose[6]};
+    const Quatd frame = conjugate_times(body_conjugate, a.local_rotation);  // q_body * local_rotation
+    std::copy(frame.begin(), frame.end(), pose + 3);
+}
+
+std::array<double, 2> World::joint_coordinate(JointId j) const {
+    const JointRecord& record = model_.joints.at(j);
+    const JointGroup& g = model_.joint_groups[record.group];
+    const PluginRecord& plugin = g.instance.plugin();
+    if (plugin.joint.coordinate == nullptr) {
+        throw Error(fmt::format("joint '{}': a {} joint has no free coordinate", record.name, plugin.id));
+    }
+    double pose1[7], pose2[7], twist1[6], twist2[6];
+    attachment_frame(record.frame1, pose1, twist1);
+    attachment_frame(record.frame2, pose2, twist2);
+    const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + record.member * g.item_stride,
+                                  pose1, pose2, twist1, twist2};
+    double position = 0.0, velocity = 0.0;
+    if (plugin.joint.coordinate(g.instance.handle(), &batch, &position, &velocity) > PIVOT_WARNING ||
+        !std::isfinite(position) || !std::isfinite(velocity)) {
+        throw Error(fmt::format("joint '{}': {}: coordinate failed", record.name, describe(plugin)));
+    }
+    return {position, velocity};
+}
+
+Energy World::energy() const {
+    Energy total;
+    pivot_step_info step{sizeof(pivot_step_info), 0, model_.settings.timestep, state_.time,
+                         {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
+    for (const ElementGroup& g : model_.element_groups) {
+        if (g.count == 0) continue;
+        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), state_.q.data() + g.q_offset,
+                                        state_.v.data() + g.v_offset, g.q_reference.data()};
+        double e[3];
+        CallResult r = checked_energy(g.instance, batch, step, e);
+        if (!r.ok()) throw Error(r.message);
+        total.kinetic += e[0];
+        total.gravitational += e[1];
+        total.elastic += e[2];
+    }
+    return total;
+}
+
+}  // namespace pivot

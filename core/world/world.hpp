@@ -1,0 +1,199 @@
+#pragma once
+// A world: rigid bodies (and later other elements) connected by joints,
+// stepped with one complementarity problem per island per step
+// (ARCHITECTURE.md section 2). Model and state live here, in flat arrays
+// grouped by plugin instance; the stages of a step are in core/step/, one
+// file each, and read and write only these arrays.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lcp/lcp_problem.hpp"
+#include "lcp/lcp_solver_chain.hpp"
+#include "plugin_host/plugin_instance.hpp"
+#include "plugin_host/plugin_registry.hpp"
+#include "world/world_description.hpp"
+
+namespace pivot {
+
+// Handles: indices in creation order.
+using BodyId = uint32_t;
+using JointId = uint32_t;
+
+// The elements of one element plugin instance, contiguous in the world's
+// q and v arrays (no shared nodes yet: one node per element).
+struct ElementGroup {
+    PluginInstance instance;
+    uint32_t count = 0;
+    uint32_t nq = 0;        // coordinates per element
+    uint32_t nv = 0;        // velocities per element
+    uint32_t first = 0;     // global index of the group's first element
+    uint32_t q_offset = 0;  // of the first element in World::q
+    uint32_t v_offset = 0;  // of the first element in World::v
+    uint32_t item_stride = 0;
+    std::vector<double> item_params;  // count x item_stride
+    std::vector<double> q_reference;  // count x nq, at creation
+};
+
+// Where a joint frame is fixed: on an element (material point + rotation of
+// the frame relative to the element's material frame) or in the world.
+struct Attachment {
+    static constexpr uint32_t kWorld = UINT32_MAX;
+    uint32_t element = kWorld;            // global element index
+    std::array<double, 3> local_point{};  // element material coordinates, or world position
+    std::array<double, 4> local_rotation{1, 0, 0, 0};  // frame relative to the material frame (or world)
+};
+
+// The joints of one joint plugin instance.
+struct JointGroup {
+    PluginInstance instance;
+    uint32_t count = 0;
+    uint32_t max_rows = 0;
+    uint32_t item_stride = 0;
+    std::vector<double> item_params;  // count x item_stride
+    std::vector<uint32_t> joints;     // world joint index of each member
+    uint32_t impulse_offset = 0;      // of member 0 in WorldState::joint_impulses (count x max_rows)
+};
+
+// Reported per joint after each step.
+struct JointReaction {
+    std::array<double, 3> force{};   // N, on body 2 at its frame origin, world (body 1 gets the opposite)
+    std::array<double, 3> torque{};  // N m, on body 2 about its frame origin, world
+    double position_error = 0.0;     // largest |violation| of its equality rows (m or rad)
+};
+
+struct StepStatistics {
+    uint32_t islands = 0;
+    uint32_t rows = 0;
+    uint32_t solver_failures = 0;  // islands no solver solved (their impulses were set to zero)
+    uint32_t fallbacks = 0;        // islands solved by a fallback solver
+    uint32_t solver_iterations = 0;
+    double solver_residual_max = 0.0;
+    double max_joint_error = 0.0;  // m or rad
+};
+
+struct Energy {
+    double kinetic = 0.0;        // J
+    double gravitational = 0.0;  // J, zero at the world origin
+    double elastic = 0.0;        // J, in compliant rows
+    double total() const { return kinetic + gravitational + elastic; }
+};
+
+struct JointRecord {
+    std::string name;
+    uint32_t group = 0;   // joint group
+    uint32_t member = 0;  // index within the group
+    Attachment frame1, frame2;
+};
+
+struct BodyRecord {
+    std::string name;
+    uint32_t group = 0;    // element group
+    uint32_t element = 0;  // global element index
+};
+
+// The model: what the world is made of. Changes only by adding things.
+struct WorldModel {
+    WorldSettings settings;
+    std::vector<ElementGroup> element_groups;
+    std::vector<JointGroup> joint_groups;
+    std::vector<BodyRecord> bodies;
+    std::vector<JointRecord> joints;
+    std::vector<uint8_t> fixed;             // per global element: immovable
+    std::vector<uint32_t> element_group;    // per global element
+    std::vector<uint32_t> element_v_offset; // per global element, into WorldState::v
+    std::vector<uint32_t> element_nv;       // per global element
+    uint32_t element_count = 0;
+    uint32_t nq = 0;  // total coordinates
+    uint32_t nv = 0;  // total velocities
+};
+
+// The state: what changes from step to step.
+struct WorldState {
+    double time = 0.0;
+    std::vector<double> q;        // model.nq
+    std::vector<double> v;        // model.nv
+    std::vector<double> applied;  // model.nv: external generalized forces
+    // Last step's impulse of every joint row slot (N s): the warm start of
+    // the next step, whatever solver runs it. Per joint group, count x max_rows.
+    std::vector<double> joint_impulses;
+};
+
+struct StepScratch;  // core/step/step_scratch.hpp
+
+class World {
+public:
+    // The registry must outlive the world and hold the plugins it names.
+    World(const PluginRegistry& registry, WorldSettings settings);
+    ~World();
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // Building. Throw pivot::Error naming the body/joint and the field.
+    BodyId add_body(const BodyDescription& body);
+    JointId add_joint(const JointDescription& joint);
+
+    // Advances by one timestep (core/step/step.cpp).
+    void step();
+
+    double time() const { return state_.time; }
+    const WorldSettings& settings() const { return model_.settings; }
+    uint32_t body_count() const { return static_cast<uint32_t>(model_.bodies.size()); }
+    uint32_t joint_count() const { return static_cast<uint32_t>(model_.joints.size()); }
+    BodyId body(std::string_view name) const;    // throws for an unknown name
+    JointId joint(std::string_view name) const;  // throws for an unknown name
+    const std::string& body_name(BodyId b) const { return model_.bodies.at(b).name; }
+    const std::string& joint_name(JointId j) const { return model_.joints.at(j).name; }
+
+    // Body state (world frame, SI); settable between steps.
+    std::array<double, 3> position(BodyId b) const;
+    std::array<double, 4> orientation(BodyId b) const;
+    std::array<double, 3> linear_velocity(BodyId b) const;
+    std::array<double, 3> angular_velocity(BodyId b) const;
+    void set_pose(BodyId b, const std::array<double, 3>& position, const std::array<double, 4>& orientation);
+    void set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular);
+    // External force at the centre of mass and torque, world frame, applied
+    // in every following step until changed.
+    void set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque);
+    // Motor target velocity (rad/s or m/s) of a joint that has a motor.
+    void set_motor_velocity(JointId j, double velocity);
+
+    // Solvers: swap between two steps; the warm start is kept.
+    void set_solver(const SolverChoice& solver);
+    void set_fallback(const std::vector<SolverChoice>& fallback);
+
+    // Reported after each step.
+    const JointReaction& reaction(JointId j) const;
+    const StepStatistics& statistics() const;
+    // The free coordinate (rad or m) and its rate of a joint that has one.
+    std::array<double, 2> joint_coordinate(JointId j) const;
+    Energy energy() const;
+
+    const WorldModel& model() const { return model_; }
+    const WorldState& state() const { return state_; }
+
+private:
+    ElementGroup& rigid_group();
+    uint32_t joint_group(const PluginRecord& plugin);
+    Attachment attach(std::string_view body, const std::array<double, 3>& point,
+                      const std::array<double, 4>& frame, const std::string& joint) const;
+    void relayout();  // offsets of groups, elements and impulses after a model change
+    const double* body_q(BodyId b) const;
+    const double* body_v(BodyId b) const;
+    // World pose and twist of an attachment now.
+    void attachment_frame(const Attachment& a, double pose[7], double twist[6]) const;
+
+    const PluginRegistry* registry_;
+    WorldModel model_;
+    WorldState state_;
+    std::unordered_map<std::string, BodyId> body_by_name_;
+    std::unordered_map<std::string, JointId> joint_by_name_;
+    std::unique_ptr<LcpSolverChain> solver_;
+    std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
+};
+
+}  // namespace pivot

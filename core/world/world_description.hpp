@@ -1,0 +1,70 @@
+#pragma once
+// What a user gives to build a world in code (the scene loader and the C API
+// fill these too). SI units; world frame; quaternions (w, x, y, z) body to
+// world; anchors and axes in WORLD coordinates at the initial configuration
+// (../shared/design/SCENE_FORMAT.md).
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lcp/lcp_solver_chain.hpp"
+
+namespace pivot {
+
+using Vec3d = std::array<double, 3>;
+using Quatd = std::array<double, 4>;  // w, x, y, z
+
+struct WorldSettings {
+    double timestep = 1e-3;                  // s, > 0
+    Vec3d gravity = {0.0, 0.0, -9.81};       // m/s^2
+    SolverChoice solver = {"pivot.solver.dantzig", nlohmann::json::object()};
+    std::vector<SolverChoice> fallback;      // tried in order when the primary fails
+    double solver_acceptance = 1e-6;         // largest natural-map residual accepted (N s)
+    std::string rigid_body_element = "pivot.element.rigid_body";
+    nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
+};
+
+struct BodyDescription {
+    std::string name;                         // unique; "world" is reserved
+    double mass = 1.0;                        // kg, > 0
+    std::array<double, 9> inertia = {1, 0, 0, 0, 1, 0, 0, 0, 1};  // kg m^2, body frame at the COM, row-major, SPD
+    Vec3d position = {0, 0, 0};               // m, centre of mass in world
+    Quatd orientation = {1, 0, 0, 0};         // unit, body to world
+    Vec3d linear_velocity = {0, 0, 0};        // m/s, world
+    Vec3d angular_velocity = {0, 0, 0};       // rad/s, world
+    bool fixed = false;                       // immovable
+};
+
+struct JointLimits {
+    double lower = 0.0;  // rad or m
+    double upper = 0.0;
+};
+
+struct JointMotor {
+    double velocity = 0.0;   // rad/s or m/s
+    double max_force = 0.0;  // N m or N, >= 0
+};
+
+struct JointDescription {
+    std::string name;                // unique among joints
+    std::string type;                // fixed, spherical, revolute, prismatic, cylindrical, universal,
+                                     // distance, or a joint plugin id
+    std::string body1 = "world";     // body name or "world"
+    std::string body2 = "world";
+    Vec3d anchor = {0, 0, 0};        // m, world (all but prismatic and distance)
+    Vec3d axis = {1, 0, 0};          // unit, world (revolute, prismatic, cylindrical)
+    Vec3d axis1 = {1, 0, 0};         // universal: on body 1
+    Vec3d axis2 = {0, 1, 0};         // universal: on body 2, perpendicular to axis1
+    Vec3d anchor1 = {0, 0, 0};       // distance: on body 1, world
+    Vec3d anchor2 = {0, 0, 0};       // distance: on body 2, world
+    std::optional<double> length;    // distance: m; default the initial distance
+    double compliance = 0.0;         // m/N or rad/(N m); 0 = rigid
+    double damping = 0.0;            // N s/m or N m s/rad
+    std::optional<JointLimits> limits;
+    std::optional<JointMotor> motor;
+};
+
+}  // namespace pivot

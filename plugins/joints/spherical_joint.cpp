@@ -1,0 +1,34 @@
+// pivot.joint.spherical: a ball joint; the frames' origins coincide, the
+// three relative rotations are free.
+//
+// Rows (see joint_common.hpp):
+//   0..2  point:  phi_k = e_k . (p2 - p1)   (world axes, m), J = (-e_k, 0, e_k, 0)
+#include "joint_common.hpp"
+
+namespace pivot::joints {
+namespace {
+
+struct Spherical {
+    static constexpr const char* kId = "pivot.joint.spherical";
+    static constexpr uint32_t kMaxRows = 3;
+    static constexpr uint32_t kParamCount = kCommonParamCount;
+
+    static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {
+        point_rows(out, f1, f2, common_of(params));
+    }
+};
+
+const pivot_param_info kParams[] = {
+    compliance_param("compliance of the three translational rows (m/N); 0 = rigid"),
+    damping_param(),
+};
+
+const pivot_joint_functions kFunctions = joint_functions<Spherical>();
+
+}  // namespace
+
+const pivot_plugin_descriptor kSphericalDescriptor =
+    joint_descriptor(Spherical::kId, "Spherical joint", "ball joint: the anchors coincide, rotation is free", 0,
+                     kParams, sizeof(kParams) / sizeof(kParams[0]), &kFunctions);
+
+}  // namespace pivot::joints

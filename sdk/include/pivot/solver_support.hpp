@@ -1,0 +1,246 @@
+// pivot/solver_support.hpp - header-only helpers for writing a solver plugin
+// in C++ against <pivot/plugin_solver.h>. Optional: the ABI is the C header;
+// this only saves every solver from re-writing the same checks. First-party
+// solvers use it exactly as a third-party one would.
+//
+//  - validate_problem(): the input checks every solver must make (sizes,
+//    pointers, NaN/Inf, ordered bounds, valid friction indices).
+//  - row_bounds(), multiply(), natural_map_residual(): the problem's meaning.
+//  - finish(): fills the report and returns the status the ABI asks for.
+//  - instance_functions<Solver>(): the C life-cycle table for a C++ class,
+//    with no exception ever crossing the ABI.
+#ifndef PIVOT_SOLVER_SUPPORT_HPP
+#define PIVOT_SOLVER_SUPPORT_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "pivot/plugin_solver.h"
+
+namespace pivot::sdk {
+
+// Message buffer of a report (PIVOT_MESSAGE_CAPACITY bytes, NUL included).
+inline void set_message(char (&message)[PIVOT_MESSAGE_CAPACITY], const char* format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+inline void set_message(char (&message)[PIVOT_MESSAGE_CAPACITY], const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(message, PIVOT_MESSAGE_CAPACITY, format, args);
+    va_end(args);
+}
+
+// Checks what the ABI says a problem is. Returns PIVOT_SOLVE_CONVERGED when
+// fine, else PIVOT_SOLVE_INVALID_PROBLEM / UNSUPPORTED with the reason in
+// `message`. need_dense / need_sparse: which matrix the solver reads.
+inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need_dense, bool need_sparse,
+                                           char (&message)[PIVOT_MESSAGE_CAPACITY]) {
+    if (p.n > 0 && (p.b == nullptr || p.lo == nullptr || p.hi == nullptr)) {
+        set_message(message, "b, lo and hi must be given");
+        return PIVOT_SOLVE_INVALID_PROBLEM;
+    }
+    if (need_dense && p.n > 0 && (p.dense == nullptr || p.lda < p.n)) {
+        set_message(message, "this solver reads the dense matrix, which is missing (or lda < n)");
+        return PIVOT_SOLVE_UNSUPPORTED;
+    }
+    if (need_sparse && p.n > 0 && (p.col_start == nullptr || p.row_index == nullptr || p.values == nullptr)) {
+        set_message(message, "this solver reads the sparse (CSC) matrix, which is missing");
+        return PIVOT_SOLVE_UNSUPPORTED;
+    }
+    for (uint32_t i = 0; i < p.n; ++i) {
+        if (!std::isfinite(p.b[i])) {
+            set_message(message, "b[%u] = %g is not finite", i, p.b[i]);
+            return PIVOT_SOLVE_INVALID_PROBLEM;
+        }
+        if (std::isnan(p.lo[i]) || std::isnan(p.hi[i]) || p.lo[i] > p.hi[i] || p.lo[i] == HUGE_VAL ||
+            p.hi[i] == -HUGE_VAL) {
+            set_message(message, "row %u: bounds [%g, %g] are not an interval", i, p.lo[i], p.hi[i]);
+            return PIVOT_SOLVE_INVALID_PROBLEM;
+        }
+        const int32_t j = p.findex != nullptr ? p.findex[i] : -1;
+        if (j != -1) {
+            if (j < 0 || static_cast<uint32_t>(j) >= p.n || static_cast<uint32_t>(j) == i) {
+                set_message(message, "row %u: findex %d is not another row", i, j);
+                return PIVOT_SOLVE_INVALID_PROBLEM;
+            }
+            if (!std::isfinite(p.lo[i]) || !std::isfinite(p.hi[i]) || p.lo[i] > 0 || p.hi[i] < 0) {
+                set_message(message, "row %u: friction multipliers [%g, %g] must be finite with lo <= 0 <= hi", i,
+                            p.lo[i], p.hi[i]);
+                return PIVOT_SOLVE_INVALID_PROBLEM;
+            }
+        }
+    }
+    if (p.dense != nullptr) {
+        for (uint32_t j = 0; j < p.n; ++j) {
+            for (uint32_t i = 0; i < p.n; ++i) {
+                const double a = p.dense[i + static_cast<size_t>(j) * p.lda];
+                if (!std::isfinite(a)) {
+                    set_message(message, "A(%u, %u) = %g is not finite", i, j, a);
+                    return PIVOT_SOLVE_INVALID_PROBLEM;
+                }
+            }
+        }
+    }
+    if (p.col_start != nullptr && p.row_index != nullptr && p.values != nullptr) {
+        if (p.col_start[0] != 0 || p.col_start[p.n] != static_cast<int32_t>(p.nnz)) {
+            set_message(message, "CSC column pointers do not span the %u nonzeros", p.nnz);
+            return PIVOT_SOLVE_INVALID_PROBLEM;
+        }
+        for (uint32_t j = 0; j < p.n; ++j) {
+            if (p.col_start[j + 1] < p.col_start[j]) {
+                set_message(message, "CSC column pointers decrease at column %u", j);
+                return PIVOT_SOLVE_INVALID_PROBLEM;
+            }
+            for (int32_t k = p.col_start[j]; k < p.col_start[j + 1]; ++k) {
+                if (p.row_index[k] < 0 || static_cast<uint32_t>(p.row_index[k]) >= p.n ||
+                    (k > p.col_start[j] && p.row_index[k] <= p.row_index[k - 1])) {
+                    set_message(message, "CSC column %u: row indices must be ascending within 0..%u", j, p.n - 1);
+                    return PIVOT_SOLVE_INVALID_PROBLEM;
+                }
+                if (!std::isfinite(p.values[k])) {
+                    set_message(message, "A(%d, %u) = %g is not finite", p.row_index[k], j, p.values[k]);
+                    return PIVOT_SOLVE_INVALID_PROBLEM;
+                }
+            }
+        }
+    }
+    return PIVOT_SOLVE_CONVERGED;
+}
+
+// True when the problem has no finite bounds other than lo = 0, hi = inf and
+// no friction index: a standard LCP.
+inline bool is_standard_lcp(const pivot_lcp_problem& p) {
+    for (uint32_t i = 0; i < p.n; ++i) {
+        if (p.lo[i] != 0.0 || p.hi[i] != HUGE_VAL) return false;
+        if (p.findex != nullptr && p.findex[i] >= 0) return false;
+    }
+    return true;
+}
+
+// Bounds of row i at x (friction index: multipliers of |x_j|).
+inline void row_bounds(const pivot_lcp_problem& p, const double* x, uint32_t i, double& lower, double& upper) {
+    lower = p.lo[i];
+    upper = p.hi[i];
+    if (p.findex != nullptr && p.findex[i] >= 0) {
+        const double scale = std::abs(x[p.findex[i]]);
+        lower *= scale;
+        upper *= scale;
+    }
+}
+
+// w = A x + b (dense if given, else CSC).
+inline void multiply(const pivot_lcp_problem& p, const double* x, double* w) {
+    std::copy(p.b, p.b + p.n, w);
+    if (p.dense != nullptr) {
+        for (uint32_t j = 0; j < p.n; ++j) {
+            const double* column = p.dense + static_cast<size_t>(j) * p.lda;
+            const double xj = x[j];
+            if (xj == 0.0) continue;
+            for (uint32_t i = 0; i < p.n; ++i) w[i] += column[i] * xj;
+        }
+        return;
+    }
+    for (uint32_t j = 0; j < p.n; ++j) {
+        const double xj = x[j];
+        if (xj == 0.0) continue;
+        for (int32_t k = p.col_start[j]; k < p.col_start[j + 1]; ++k) w[p.row_index[k]] += p.values[k] * xj;
+    }
+}
+
+// max_i |x_i - mid(l_i, u_i, x_i - w_i)|, w = A x + b given.
+inline double natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w) {
+    double r = 0.0;
+    for (uint32_t i = 0; i < p.n; ++i) {
+        double l = 0.0;
+        double u = 0.0;
+        row_bounds(p, x, i, l, u);
+        r = std::max(r, std::abs(x[i] - std::min(u, std::max(l, x[i] - w[i]))));
+    }
+    return r;
+}
+
+// Wall-clock time since construction.
+class Stopwatch {
+public:
+    Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+    double seconds() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Fills the report (respecting the host's struct_size) and returns the ABI
+// status for it: OK when converged, WARNING when stopped early by iterations
+// or time with a usable x, ERROR otherwise.
+inline pivot_status finish(pivot_solve_report* report, pivot_solve_status status, uint32_t iterations,
+                           double residual, double seconds) {
+    if (report != nullptr) {
+        report->status = status;
+        report->iterations = iterations;
+        report->residual = residual;
+        report->time_seconds = seconds;
+        if (status == PIVOT_SOLVE_CONVERGED) report->message[0] = '\0';
+    }
+    switch (status) {
+        case PIVOT_SOLVE_CONVERGED: return PIVOT_OK;
+        case PIVOT_SOLVE_MAX_ITERATIONS:
+        case PIVOT_SOLVE_TIME_BUDGET: return PIVOT_WARNING;
+        default: return PIVOT_ERROR;
+    }
+}
+
+// The pivot_instance_functions of a C++ solver class. Solver must provide:
+//   Solver(const pivot_host* host, const double* params, uint32_t count)  (may throw)
+//   Solver(const Solver&)                                                (clone)
+//   void set_params(const double* params, uint32_t count)
+//   void reset()
+// Exceptions become PIVOT_ERROR (std::bad_alloc included); nothing escapes.
+template <class Solver>
+pivot_instance_functions instance_functions() {
+    pivot_instance_functions f{};
+    f.create = [](const pivot_host* host, const double* params, uint32_t count, void** out) -> pivot_status {
+        try {
+            *out = new Solver(host, params, count);
+            return PIVOT_OK;
+        } catch (...) {
+            *out = nullptr;
+            return PIVOT_ERROR;
+        }
+    };
+    f.destroy = [](void* instance) { delete static_cast<Solver*>(instance); };
+    f.clone = [](const void* instance, void** out) -> pivot_status {
+        try {
+            *out = new Solver(*static_cast<const Solver*>(instance));
+            return PIVOT_OK;
+        } catch (...) {
+            *out = nullptr;
+            return PIVOT_ERROR;
+        }
+    };
+    f.reset = [](void* instance) -> pivot_status {
+        static_cast<Solver*>(instance)->reset();
+        return PIVOT_OK;
+    };
+    f.set_params = [](void* instance, const double* params, uint32_t count) -> pivot_status {
+        try {
+            static_cast<Solver*>(instance)->set_params(params, count);
+            return PIVOT_OK;
+        } catch (...) {
+            return PIVOT_ERROR;
+        }
+    };
+    return f;
+}
+
+}  // namespace pivot::sdk
+
+#endif  // PIVOT_SOLVER_SUPPORT_HPP

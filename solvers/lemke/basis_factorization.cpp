@@ -1,0 +1,223 @@
+#include "basis_factorization.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pivot::lemke {
+
+namespace {
+
+using ConstMatrix = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+using Vector = Eigen::Map<Eigen::VectorXd>;
+using ConstVector = Eigen::Map<const Eigen::VectorXd>;
+
+// An LU pivot of C no larger than this fraction of its column's largest
+// entry: C is singular to working precision (a condition number beyond about
+// 1e14, where a solve keeps at most two correct digits).
+constexpr double kSingularTolerance = 1e-14;
+
+// An eta pivot smaller than this relative to max |d| would amplify the
+// rounding errors of every later solve by more than 1e6: such a pivot is
+// taken, then the basis is factorized afresh (partial pivoting restores a
+// stable factorization of the same basis).
+constexpr double kEtaStability = 1e-6;
+
+}  // namespace
+
+void BasisFactorization::reserve(Index capacity, Index max_etas) {
+    capacity_ = std::max<Index>(capacity, 1);
+    max_etas_ = std::max<Index>(max_etas, 1);
+    const auto c = static_cast<size_t>(capacity_);
+    slot_var_.assign(c, 0);
+    var_slot_.assign(2 * c + 1, -1);
+    reduced_rows_.assign(c, 0);
+    z_columns_.assign(c, 0);
+    z_slots_.assign(c, 0);
+    unit_rows_.assign(c, 0);
+    unit_slots_.assign(c, 0);
+    // C (k x k) and M(W, Z) ((n - k) x |Z|, |Z| <= k) together hold at most
+    // k^2 + (n - k) k = n k <= n^2 numbers.
+    factor_storage_.resize(c * c);
+    row_swaps_.assign(c, 0);
+    reduced_work_.assign(c, 0.0);
+    unit_work_.assign(c, 0.0);
+    column_work_.assign(c, 0.0);
+    eta_slots_.assign(static_cast<size_t>(max_etas_), 0);
+    eta_columns_.resize(c * static_cast<size_t>(max_etas_));
+}
+
+void BasisFactorization::reset(MatrixView m) {
+    m_ = m;
+    n_ = m.size;
+    std::fill(var_slot_.begin(), var_slot_.begin() + (2 * n_ + 1), Index{-1});
+    for (Index i = 0; i < n_; ++i) {
+        slot_var_[i] = i;
+        var_slot_[i] = i;
+    }
+    // B = I: C is empty, every row a unit row.
+    k_ = 0;
+    z_count_ = 0;
+    z0_slot_ = -1;
+    for (Index i = 0; i < n_; ++i) {
+        unit_rows_[i] = i;
+        unit_slots_[i] = i;
+    }
+    eta_count_ = 0;
+}
+
+bool BasisFactorization::refactorize() {
+    eta_count_ = 0;
+    const Index n = n_;
+    k_ = 0;
+    Index unit_count = 0;
+    for (Index i = 0; i < n; ++i) {
+        const Index slot = var_slot_[i];
+        if (slot >= 0) {
+            unit_rows_[unit_count] = i;
+            unit_slots_[unit_count] = slot;
+            ++unit_count;
+        } else {
+            reduced_rows_[k_++] = i;
+        }
+    }
+    z_count_ = 0;
+    for (Index j = 0; j < n; ++j) {
+        const Index slot = var_slot_[n + j];
+        if (slot >= 0) {
+            z_columns_[z_count_] = j;
+            z_slots_[z_count_] = slot;
+            ++z_count_;
+        }
+    }
+    z0_slot_ = var_slot_[2 * n];
+    // An almost-complementary basis has one non-unit column per non-unit row.
+    if (z_count_ + (z0_slot_ >= 0 ? 1 : 0) != k_) return false;
+
+    const Index k = k_;
+    double* c = factor_storage_.data();
+    double* m_wz = c + k * k;  // M(W, Z), leading dimension unit_count
+    for (Index t = 0; t < z_count_; ++t) {
+        const double* column = m_.column(z_columns_[t]);
+        double* c_column = c + t * k;
+        for (Index r = 0; r < k; ++r) c_column[r] = column[reduced_rows_[r]];
+        double* w_column = m_wz + t * unit_count;
+        for (Index r = 0; r < unit_count; ++r) w_column[r] = column[unit_rows_[r]];
+    }
+    if (z0_slot_ >= 0) std::fill(c + z_count_ * k, c + k * k, 1.0);
+    return lu_factorize(LuFactorization{c, row_swaps_.data(), k, k}, kSingularTolerance);
+}
+
+void BasisFactorization::base_solve(const double* v, double* y) {
+    const Index k = k_;
+    const Index unit_count = n_ - k;
+    double* u = reduced_work_.data();
+    for (Index r = 0; r < k; ++r) u[r] = v[reduced_rows_[r]];
+    lu_solve(LuFactorization{factor_storage_.data(), row_swaps_.data(), k, k}, u);
+    // y_Z = -u_Z, y_z0 = -u_z0.
+    for (Index t = 0; t < z_count_; ++t) y[z_slots_[t]] = -u[t];
+    const double u_z0 = z0_slot_ >= 0 ? u[z_count_] : 0.0;
+    if (z0_slot_ >= 0) y[z0_slot_] = -u_z0;
+    // y_W = v_W - M(W, Z) u_Z - u_z0.
+    double* unit = unit_work_.data();
+    for (Index r = 0; r < unit_count; ++r) unit[r] = v[unit_rows_[r]] - u_z0;
+    if (z_count_ > 0 && unit_count > 0) {
+        const ConstMatrix m_wz(factor_storage_.data() + k * k, unit_count, z_count_, Eigen::OuterStride<>(unit_count));
+        Vector(unit, unit_count).noalias() -= m_wz * ConstVector(u, z_count_);
+    }
+    for (Index r = 0; r < unit_count; ++r) y[unit_slots_[r]] = unit[r];
+}
+
+void BasisFactorization::apply_etas(double* y, Index first_eta) const {
+    const Index n = n_;
+    Vector target(y, n);
+    for (Index e = first_eta; e < eta_count_; ++e) {
+        const Index p = eta_slots_[e];
+        const double* d = eta_columns_.data() + e * capacity_;
+        const double yp = y[p] / d[p];
+        if (yp == 0.0) continue;  // E^-1 leaves y unchanged (and y[p] is 0)
+        target.noalias() -= yp * ConstVector(d, n);
+        y[p] = yp;
+    }
+}
+
+void BasisFactorization::solve(const double* v, double* y) {
+    base_solve(v, y);
+    apply_etas(y, 0);
+}
+
+void BasisFactorization::solve_unit(Index row, double* y) {
+    // With w_row basic at the last factorization, B_0 e_slot = e_row.
+    const Index n = n_;
+    bool unit_row = false;
+    Index unit_slot = -1;
+    // unit_rows_ is sorted: binary search.
+    const Index unit_count = n - k_;
+    const Index* first = unit_rows_.data();
+    const Index* found = std::lower_bound(first, first + unit_count, row);
+    if (found != first + unit_count && *found == row) {
+        unit_row = true;
+        unit_slot = unit_slots_[found - first];
+    }
+    if (unit_row) {
+        std::fill(y, y + n, 0.0);
+        y[unit_slot] = 1.0;
+    } else {
+        double* v = column_work_.data();
+        std::fill(v, v + n, 0.0);
+        v[row] = 1.0;
+        base_solve(v, y);
+    }
+    apply_etas(y, 0);
+}
+
+void BasisFactorization::solve_column(Index var, double* d) {
+    const Index n = n_;
+    if (var < n) {
+        solve_unit(var, d);
+        return;
+    }
+    if (var < 2 * n) {
+        // a = -M_j: solve with M_j, then negate.
+        base_solve(m_.column(var - n), d);
+        Vector(d, n) = -Vector(d, n);
+    } else {
+        double* v = column_work_.data();
+        std::fill(v, v + n, -1.0);
+        base_solve(v, d);
+    }
+    apply_etas(d, 0);
+}
+
+BasisFactorization::Update BasisFactorization::replace(Index slot, Index entering, const double* d) {
+    const Index leaving = slot_var_[slot];
+    var_slot_[leaving] = -1;
+    slot_var_[slot] = entering;
+    var_slot_[entering] = slot;
+    const double d_max = ConstVector(d, n_).cwiseAbs().maxCoeff();
+    if (eta_count_ == max_etas_ || std::abs(d[slot]) < kEtaStability * d_max) {
+        return refactorize() ? Update::refactorized : Update::singular;
+    }
+    std::copy(d, d + n_, eta_columns_.data() + eta_count_ * capacity_);
+    eta_slots_[eta_count_] = slot;
+    ++eta_count_;
+    return Update::eta_appended;
+}
+
+void BasisFactorization::residual(const double* v, const double* y, double* r) const {
+    const Index n = n_;
+    std::copy(v, v + n, r);
+    Vector rv(r, n);
+    for (Index s = 0; s < n; ++s) {
+        const Index var = slot_var_[s];
+        const double ys = y[s];
+        if (var < n) {
+            r[var] -= ys;                   // column e_i
+        } else if (var < 2 * n) {
+            if (ys != 0.0) rv.noalias() += ys * ConstVector(m_.column(var - n), n);  // column -M_j
+        } else {
+            rv.array() += ys;               // column -e
+        }
+    }
+}
+
+}  // namespace pivot::lemke

@@ -1,0 +1,119 @@
+#pragma once
+// The basis of Lemke's method and its factorization.
+//
+// Lemke's method works on the n x (2n + 1) system  I w - M z - e z0 = q
+// (Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992, section
+// 4.4). A basis B picks n of its columns: unit vectors e_i (w_i basic),
+// columns -M_j (z_j basic) and -e (z0 basic). Every pivot replaces one
+// column, and each pivot needs  d = B^-1 a  for the entering column a.
+//
+// Structure used: with W the rows whose w is basic and R the others, B y = v
+// splits into the reduced system on the rows R and the non-unit columns
+//     C u = v_R,   C = [M(R, Z)  e_R],   y_Z = -u_Z,  y_z0 = -u_z0,
+// (Z: the basic z, |R| = |Z| + [z0 basic]) and the unit rows
+//     y_W = v_W - M(W, Z) u_Z - u_z0.
+// So only C, of order k = |Z| + 1, is factorized (dense LU, partial
+// pivoting): O(k^3) per factorization and O(k^2 + |W| k) per solve instead of
+// O(n^3) and O(n^2). On contact problems k, the number of contacts that push,
+// is much smaller than n for most of the path.
+//
+// Between factorizations each pivot appends an eta vector (product form of
+// the inverse, Dantzig & Orchard-Hays 1954; Chvatal, "Linear Programming",
+// 1983, chapter 24): B_t = B_0 E_1 ... E_t where E_s is the identity with
+// column p_s replaced by d_s, so B_t^-1 v = E_t^-1 ... E_1^-1 B_0^-1 v at O(n)
+// per eta. The basis is refactorized after `refactor_interval` etas, and at
+// once when an eta pivot is small relative to its column (its inverse would
+// amplify rounding errors), so the cost per pivot is O(k^2 + n k + n K).
+//
+// Variables are numbered w_i = i, z_j = n + j, z0 = 2n. Positions in the basis
+// ("slots") keep their identity across pivots; slot i starts with w_i.
+#include <cstdint>
+#include <vector>
+
+#include "dense_lu.hpp"
+#include "scratch_buffer.hpp"
+
+namespace pivot::lemke {
+
+// A dense column-major square matrix that someone else owns.
+struct MatrixView {
+    const double* data = nullptr;
+    Index size = 0;
+    Index ld = 0;
+    const double* column(Index j) const { return data + j * ld; }
+};
+
+class BasisFactorization {
+public:
+    enum class Update { eta_appended, refactorized, singular };
+
+    // Storage for LCPs of up to `capacity` rows and `max_etas` etas between
+    // factorizations. Allocates; nothing else does.
+    void reserve(Index capacity, Index max_etas);
+    Index capacity() const { return capacity_; }
+
+    // B = I (all w basic) for the LCP of matrix m; m.size <= capacity().
+    void reset(MatrixView m);
+
+    Index size() const { return n_; }
+    Index var_in_slot(Index slot) const { return slot_var_[slot]; }
+    // The slot of a basic variable, -1 when it is not basic.
+    Index slot_of(Index var) const { return var_slot_[var]; }
+    Index z0_var() const { return 2 * n_; }
+    Index eta_count() const { return eta_count_; }
+
+    // y = B^-1 v; y and v: size() doubles, may not overlap.
+    void solve(const double* v, double* y);
+    // y = B^-1 e_row (a column of B^-1, for lexicographic comparisons).
+    void solve_unit(Index row, double* y);
+    // d = B^-1 a_var, a_var the column of variable var in [I, -M, -e].
+    void solve_column(Index var, double* d);
+
+    // Puts `entering` in `slot`, whose previous variable leaves; d is
+    // B^-1 a_entering (from solve_column, before this call). Appends an eta
+    // or refactorizes (the interval is reached, or |d[slot]| is small
+    // relative to max |d|). `singular`: the refactorized basis is singular
+    // to working precision; the basis must not be used any more.
+    Update replace(Index slot, Index entering, const double* d);
+
+    // Factorizes the current basis from scratch (drops the etas). False when
+    // it is singular to working precision.
+    bool refactorize();
+
+    // v - B y for the current basis (the residual of B y = v), into r.
+    void residual(const double* v, const double* y, double* r) const;
+
+private:
+    void base_solve(const double* v, double* y);
+    void apply_etas(double* y, Index first_eta) const;
+
+    MatrixView m_;
+    Index n_ = 0;
+    Index capacity_ = 0;
+    Index max_etas_ = 0;
+
+    std::vector<Index> slot_var_;  // capacity
+    std::vector<Index> var_slot_;  // 2 capacity + 1
+
+    // The factorization of the basis as it was at the last refactorization.
+    Index k_ = 0;                          // order of C
+    Index z_count_ = 0;                    // basic z among C's columns (first)
+    Index z0_slot_ = -1;                   // slot of z0 when it was basic, else -1
+    std::vector<Index> reduced_rows_;      // R (k_ entries)
+    std::vector<Index> z_columns_;         // M column of each basic z (z_count_)
+    std::vector<Index> z_slots_;           // their slots
+    std::vector<Index> unit_rows_;         // W (n - k_ entries)
+    std::vector<Index> unit_slots_;        // slot of w_i for each i in W
+    ScratchBuffer factor_storage_;         // LU of C (k^2), then M(W, Z) (|W| x |Z|)
+    std::vector<int> row_swaps_;           // capacity
+    std::vector<double> reduced_work_;     // capacity
+    std::vector<double> unit_work_;        // capacity
+    std::vector<double> column_work_;      // capacity
+
+    // Etas since the last factorization: slot and column (capacity doubles each).
+    Index eta_count_ = 0;
+    std::vector<Index> eta_slots_;         // max_etas
+    ScratchBuffer eta_columns_;            // capacity x max_etas
+};
+
+}  // namespace pivot::lemke

@@ -1,0 +1,196 @@
+#include "lemke_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <stdexcept>
+
+#include <pivot/solver_support.hpp>
+
+namespace pivot::lemke {
+
+namespace {
+
+// The automatic pivot cap (max_iterations = 0): Lemke's method visits each
+// almost-complementary basis at most once (lexicographic rule), but their
+// number grows exponentially (Murty's example needs 2^n pivots); on contact
+// problems it takes between n/2 and 2n pivots. 50 n + 1000 stops only paths
+// that will not finish in useful time.
+uint64_t automatic_pivot_cap(Index n) { return 50 * static_cast<uint64_t>(n) + 1000; }
+
+double stopwatch_seconds(const void* clock) { return static_cast<const sdk::Stopwatch*>(clock)->seconds(); }
+
+bool all_finite(const double* v, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!std::isfinite(v[i])) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+LemkeSolver::LemkeSolver(const pivot_host* host, const double* params, uint32_t count) : host_(host) {
+    set_params(params, count);
+}
+
+void LemkeSolver::set_params(const double* params, uint32_t count) {
+    // The host validated the values against the schema (plugin_entry.cpp).
+    if (params == nullptr || count != kParamCount) throw std::invalid_argument("parameter count");  // PIVOT_ERROR
+    max_iterations_ = static_cast<uint64_t>(params[kParamMaxIterations]);
+    tolerance_ = params[kParamTolerance];
+    pivot_tolerance_ = params[kParamPivotTolerance];
+    const auto interval = static_cast<Index>(params[kParamRefactorInterval]);
+    if (interval != refactor_interval_) {
+        refactor_interval_ = interval;
+        if (reserved_rows_ > 0) {
+            const uint32_t rows = reserved_rows_;
+            reserved_rows_ = 0;
+            reserve(rows);  // the eta storage depends on the interval
+        }
+    }
+}
+
+void LemkeSolver::reserve(uint32_t n) {
+    if (n <= reserved_rows_) return;
+    // A boxed problem of n rows becomes a standard LCP of up to 2n rows (a
+    // multiplier per boxed row, or a doubled free row).
+    const Index rows = static_cast<Index>(n);
+    transform_.reserve(rows);
+    lemke_.reserve(2 * rows, refactor_interval_);
+    y_.assign(2 * static_cast<size_t>(n), 0.0);
+    w_.assign(n, 0.0);
+    reserved_rows_ = n;
+}
+
+pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_solve_options& options, double* x,
+                                double* w, pivot_solve_report* report) {
+    const sdk::Stopwatch clock;
+    report->reserved = 0;
+    report->message[0] = '\0';
+    const uint32_t n = problem.n;
+
+    const pivot_solve_status valid = sdk::validate_problem(problem, true, false, report->message);
+    if (valid != PIVOT_SOLVE_CONVERGED) return sdk::finish(report, valid, 0, 0.0, clock.seconds());
+    if (n > 0 && x == nullptr) {
+        sdk::set_message(report->message, "x must be given");
+        return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+    }
+    for (uint32_t i = 0; i < n && problem.findex != nullptr; ++i) {
+        if (problem.findex[i] >= 0) {
+            sdk::set_message(report->message,
+                             "row %u has a friction index: pivot.solver.lemke solves boxed problems with fixed "
+                             "bounds only (no FRICTION_INDEX capability)",
+                             i);
+            return sdk::finish(report, PIVOT_SOLVE_UNSUPPORTED, 0, 0.0, clock.seconds());
+        }
+    }
+    if (n == 0) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
+    if (n > reserved_rows_) {
+        // A problem larger than reserve() announced: the workspace grows here
+        // (once per new maximum size; the only allocation of solve()).
+        try {
+            reserve(n);
+        } catch (const std::bad_alloc&) {
+            sdk::set_message(report->message, "no memory for the workspace of %u rows", n);
+            return sdk::finish(report, PIVOT_SOLVE_OUT_OF_MEMORY, 0, 0.0, clock.seconds());
+        }
+    }
+    // Warm starts are ignored (the capability is not declared): Lemke's
+    // method starts from z = 0 by construction.
+
+    transform_.build(problem);
+    LemkeSettings settings;
+    settings.max_pivots = max_iterations_ > 0 ? max_iterations_ : automatic_pivot_cap(transform_.size());
+    settings.pivot_tolerance = pivot_tolerance_;
+    settings.time_budget_seconds = options.time_budget_seconds;
+    settings.elapsed_seconds = &stopwatch_seconds;
+    settings.clock = &clock;
+    const LemkeResult result = lemke_.run(transform_.matrix(), transform_.q(), settings);
+    const uint32_t pivots = static_cast<uint32_t>(std::min<uint64_t>(result.pivots, UINT32_MAX));
+
+    double* wx = w != nullptr ? w : w_.data();
+    const auto evaluate = [&]() {
+        lemke_.current_z(y_.data());
+        transform_.map_back(y_.data(), x);
+        if (!all_finite(x, n)) return HUGE_VAL;
+        sdk::multiply(problem, x, wx);
+        const double r = sdk::natural_map_residual(problem, x, wx);
+        return std::isfinite(r) ? r : HUGE_VAL;
+    };
+    const auto zero_output = [&]() {
+        // Never NaN or Inf out: x = 0 (w = b) when the point is unusable.
+        std::fill(x, x + n, 0.0);
+        for (uint32_t i = 0; i < n; ++i) x[i] = std::min(problem.hi[i], std::max(problem.lo[i], 0.0));
+        sdk::multiply(problem, x, wx);
+        return sdk::natural_map_residual(problem, x, wx);
+    };
+    char variable[16];
+
+    switch (result.outcome) {
+        case LemkeOutcome::solved: {
+            double residual = evaluate();
+            if (residual <= tolerance_) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, pivots, residual, clock.seconds());
+            // The updated basic values drifted, or the basis is ill
+            // conditioned: a fresh factorization and one refinement step.
+            if (!lemke_.recompute_basic_values(true)) {
+                residual = zero_output();
+                sdk::set_message(report->message,
+                                 "Lemke's method ended after %u pivots at a basis that is singular to working "
+                                 "precision: no reliable solution",
+                                 pivots);
+                return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());
+            }
+            residual = evaluate();
+            if (residual <= tolerance_) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, pivots, residual, clock.seconds());
+            if (residual == HUGE_VAL) residual = zero_output();
+            sdk::set_message(report->message,
+                             "Lemke's method ended at a complementary basis after %u pivots, but its solution has "
+                             "residual %.3g > tolerance %.3g after iterative refinement (ill-conditioned basis)",
+                             pivots, residual, tolerance_);
+            return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());
+        }
+        case LemkeOutcome::ray_termination: {
+            double residual = evaluate();
+            if (residual == HUGE_VAL) residual = zero_output();
+            LemkePivoting::variable_name(result.entering, transform_.size(), variable, sizeof variable);
+            sdk::set_message(report->message,
+                             "ray termination after %u pivots (entering %s is blocked by no basic variable): the "
+                             "LCP may have no solution, or Lemke's method cannot solve it (matrix not "
+                             "copositive-plus)",
+                             pivots, variable);
+            return sdk::finish(report, PIVOT_SOLVE_RAY_TERMINATION, pivots, residual, clock.seconds());
+        }
+        case LemkeOutcome::max_pivots: {
+            double residual = evaluate();
+            if (residual == HUGE_VAL) residual = zero_output();
+            sdk::set_message(report->message,
+                             "stopped at the pivot cap max_iterations = %llu before z0 left the basis; x is the "
+                             "last almost-complementary point (residual %.3g)",
+                             static_cast<unsigned long long>(settings.max_pivots), residual);
+            return sdk::finish(report, PIVOT_SOLVE_MAX_ITERATIONS, pivots, residual, clock.seconds());
+        }
+        case LemkeOutcome::time_budget: {
+            double residual = evaluate();
+            if (residual == HUGE_VAL) residual = zero_output();
+            sdk::set_message(report->message,
+                             "time budget of %.3g s exhausted after %u pivots, before z0 left the basis: no "
+                             "solution",
+                             options.time_budget_seconds, pivots);
+            sdk::finish(report, PIVOT_SOLVE_TIME_BUDGET, pivots, residual, clock.seconds());
+            // An intermediate point of Lemke's path is no approximation of
+            // the solution (unlike an iterative solver's iterate).
+            return PIVOT_ERROR;
+        }
+        case LemkeOutcome::singular_basis:
+        default: {
+            const double residual = zero_output();
+            sdk::set_message(report->message,
+                             "the basis became singular to working precision after %u pivots (numerical "
+                             "breakdown; a larger pivot_tolerance may help)",
+                             pivots);
+            return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());
+        }
+    }
+}
+
+}  // namespace pivot::lemke

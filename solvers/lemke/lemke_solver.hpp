@@ -1,0 +1,50 @@
+#pragma once
+// The pivot.solver.lemke instance: parameters, workspace, and solve() from
+// the ABI's problem to Lemke's method and back.
+#include <cstdint>
+#include <vector>
+
+#include <pivot/plugin_solver.h>
+
+#include "boxed_to_standard.hpp"
+#include "lemke_pivoting.hpp"
+
+namespace pivot::lemke {
+
+// Parameter schema order (plugin_entry.cpp).
+enum LemkeParam : uint32_t {
+    kParamMaxIterations = 0,
+    kParamTolerance,
+    kParamPivotTolerance,
+    kParamRefactorInterval,
+    kParamCount
+};
+
+class LemkeSolver {
+public:
+    LemkeSolver(const pivot_host* host, const double* params, uint32_t count);
+    LemkeSolver(const LemkeSolver&) = default;
+    LemkeSolver& operator=(const LemkeSolver&) = delete;
+
+    void set_params(const double* params, uint32_t count);
+    void reset() {}  // no history: every solve starts cold
+    // Workspace for problems of up to n rows. May throw std::bad_alloc.
+    void reserve(uint32_t n);
+    pivot_status solve(const pivot_lcp_problem& problem, const pivot_solve_options& options, double* x, double* w,
+                       pivot_solve_report* report);
+
+private:
+    const pivot_host* host_ = nullptr;
+    uint64_t max_iterations_ = 0;  // 0: automatic
+    double tolerance_ = 0.0;
+    double pivot_tolerance_ = 0.0;
+    Index refactor_interval_ = 0;
+    uint32_t reserved_rows_ = 0;
+
+    BoxedToStandard transform_;
+    LemkePivoting lemke_;
+    std::vector<double> y_;  // the standard LCP's z (2n)
+    std::vector<double> w_;  // A x + b (n), when the host passes no w
+};
+
+}  // namespace pivot::lemke

@@ -1,0 +1,376 @@
+#include "projected_gauss_seidel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
+
+#include <pivot/solver_support.hpp>
+
+namespace pivot::pgs {
+
+namespace {
+
+using sdk::set_message;
+
+// Steps without a new best residual before steps must improve on it (see solve()).
+constexpr uint32_t kFruitlessLimit = 8;
+
+inline bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
+
+inline void add_scaled_column(const pivot_lcp_problem& p, uint32_t column, double scale, double* y) {
+    for (int32_t k = p.col_start[column]; k < p.col_start[column + 1]; ++k) y[p.row_index[k]] += p.values[k] * scale;
+}
+
+// A(i, i) from the CSC matrix (row indices ascending within a column), 0 if absent.
+double diagonal_entry(const pivot_lcp_problem& p, uint32_t i) {
+    const int32_t* begin = p.row_index + p.col_start[i];
+    const int32_t* end = p.row_index + p.col_start[i + 1];
+    const int32_t* at = std::lower_bound(begin, end, static_cast<int32_t>(i));
+    return (at != end && *at == static_cast<int32_t>(i)) ? p.values[at - p.row_index] : 0.0;
+}
+
+}  // namespace
+
+Parameters parameters_from(const double* values, uint32_t count) {
+    if (count != kParameterCount || values == nullptr) throw std::invalid_argument("pivot.solver.pgs: parameter count");
+    Parameters p;
+    p.max_iterations = static_cast<uint32_t>(values[0]);
+    p.tolerance = values[1];
+    p.relaxation = values[2];
+    p.time_budget = values[3];
+    p.check_interval = static_cast<uint32_t>(values[4]);
+    p.subspace_minimization = values[5] != 0.0;
+    p.subspace_interval = static_cast<uint32_t>(values[6]);
+    p.subspace_fill = values[7];
+    return p;
+}
+
+void ProjectedGaussSeidel::set_parameters(const Parameters& parameters) { parameters_ = parameters; }
+
+void ProjectedGaussSeidel::reserve(uint32_t n, uint32_t nnz) {
+    const uint32_t rows = std::max(n, reserved_n_);
+    const uint32_t entries = std::max(nnz, reserved_nnz_);
+    const double fill = parameters_.subspace_minimization ? parameters_.subspace_fill : 0.0;
+    if (rows == reserved_n_ && entries == reserved_nnz_ && fill <= reserved_fill_) return;
+    w_.resize(rows);
+    inverse_diagonal_.resize(rows);
+    block_step_.resize(rows);
+    scratch_.resize(rows);
+    if (fill > 0.0) subspace_.reserve(rows, entries, fill);
+    reserved_n_ = rows;
+    reserved_nnz_ = entries;
+    reserved_fill_ = std::max(fill, reserved_fill_);
+}
+
+void ProjectedGaussSeidel::recompute_w(const pivot_lcp_problem& p, const double* x) {
+    std::copy(p.b, p.b + p.n, w_.begin());
+    for (uint32_t j = 0; j < p.n; ++j) {
+        if (x[j] != 0.0) add_scaled_column(p, j, x[j], w_.data());
+    }
+}
+
+bool ProjectedGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report& report) {
+    const pivot_solve_status valid = sdk::validate_problem(p, false, true, report.message);
+    if (valid != PIVOT_SOLVE_CONVERGED) {
+        report.status = valid;
+        return false;
+    }
+    const uint32_t n = p.n;
+    if (p.block_count > 0) {
+        const uint32_t* first = p.block_first_row;
+        bool ordered = first != nullptr && p.project != nullptr && first[p.block_count] <= n;
+        for (uint32_t k = 0; ordered && k < p.block_count; ++k) ordered = first[k] < first[k + 1];
+        if (!ordered) {
+            set_message(report.message, "block projection: %u blocks need a project function and ascending first "
+                                        "rows within 0..%u", p.block_count, n);
+            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+            return false;
+        }
+        block_begin_ = first[0];
+        block_end_ = first[p.block_count];
+    } else {
+        block_begin_ = block_end_ = n;
+    }
+    // Grows the workspace only for a problem larger than any reserved
+    // before (the one allocation solve() can make; reserve() avoids it).
+    reserve(n, p.nnz);
+    for (uint32_t i = 0; i < n; ++i) {
+        const double a = diagonal_entry(p, i);
+        if (!(a > 0.0)) {
+            set_message(report.message,
+                        "row %u: diagonal A(%u,%u) = %g is not positive (Gauss-Seidel divides by it; A must be "
+                        "positive definite on each row)",
+                        i, i, i, a);
+            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+            return false;
+        }
+        inverse_diagonal_[i] = parameters_.relaxation / a;
+    }
+    // Block k moves as a whole: x_B <- P_B(x_B - w_B / rho_B), with rho_B
+    // >= the largest eigenvalue of A_BB (Gershgorin's bound from the columns).
+    // A step of 1/rho_B (times the relaxation) decreases 1/2 x'Ax + b'x for a
+    // symmetric A whatever the projection (a projected gradient step on the
+    // block, Bertsekas 1999, "Nonlinear Programming", prop. 2.3.2), and its
+    // fixed points are exactly x_B = P_B(x_B - w_B), the point whose residual
+    // is measured; a per-row scaling would converge to another point.
+    for (uint32_t k = 0; k < p.block_count; ++k) {
+        double rho = 0.0;
+        for (uint32_t c = p.block_first_row[k]; c < p.block_first_row[k + 1]; ++c) {
+            double column_sum = 0.0;
+            for (int32_t t = p.col_start[c]; t < p.col_start[c + 1]; ++t) {
+                const auto r = static_cast<uint32_t>(p.row_index[t]);
+                if (r >= p.block_first_row[k] && r < p.block_first_row[k + 1]) column_sum += std::abs(p.values[t]);
+            }
+            rho = std::max(rho, column_sum);
+        }
+        block_step_[k] = parameters_.relaxation / rho;  // rho >= the (positive) diagonal
+    }
+    symmetric_ = (p.matrix_properties & PIVOT_MATRIX_SYMMETRIC) != 0;
+    return true;
+}
+
+void ProjectedGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
+    const double* lo = p.lo;
+    const double* hi = p.hi;
+    const int32_t* findex = p.findex;
+    double* w = w_.data();
+    const double* inverse_diagonal = inverse_diagonal_.data();
+    auto update_row = [&](uint32_t i) {
+        double lower = lo[i];
+        double upper = hi[i];
+        if (findex != nullptr && findex[i] >= 0) {
+            const double scale = std::abs(x[findex[i]]);
+            lower *= scale;
+            upper *= scale;
+        }
+        const double xi = x[i];
+        const double target = std::min(upper, std::max(lower, xi - w[i] * inverse_diagonal[i]));
+        const double delta = target - xi;
+        if (delta != 0.0) {
+            x[i] = target;
+            add_scaled_column(p, i, delta, w);
+        }
+    };
+    for (uint32_t i = 0; i < block_begin_; ++i) update_row(i);
+    for (uint32_t k = 0; k < p.block_count; ++k) {
+        const uint32_t begin = p.block_first_row[k];
+        const uint32_t end = p.block_first_row[k + 1];
+        for (uint32_t i = begin; i < end; ++i) {
+            scratch_[i] = x[i];
+            x[i] -= block_step_[k] * w[i];
+        }
+        // A failed projection shows as a non-finite residual or is caught
+        // by residual(), which calls the projection again.
+        p.project(p.project_context, k, 1, x);
+        for (uint32_t i = begin; i < end; ++i) {
+            const double delta = x[i] - scratch_[i];
+            if (delta != 0.0) add_scaled_column(p, i, delta, w);
+        }
+    }
+    for (uint32_t i = block_end_; i < p.n; ++i) update_row(i);
+}
+
+bool ProjectedGaussSeidel::residual(const pivot_lcp_problem& p, const double* x, double& value) {
+    value = std::max(natural_map_residual(p, x, w_.data(), 0, block_begin_),
+                     natural_map_residual(p, x, w_.data(), block_end_, p.n));
+    if (p.block_count == 0) return true;
+    // Block rows: |x_B - P_B(x_B - w_B)|, the block projection's natural map.
+    for (uint32_t i = block_begin_; i < block_end_; ++i) scratch_[i] = x[i] - w_[i];
+    if (!usable(p.project(p.project_context, 0, p.block_count, scratch_.data()))) return false;
+    for (uint32_t i = block_begin_; i < block_end_; ++i) {
+        const double d = std::abs(x[i] - scratch_[i]);
+        if (!(d <= value)) value = d;
+    }
+    return true;
+}
+
+void ProjectedGaussSeidel::project_onto_bounds(const pivot_lcp_problem& p, double* x) {
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t i = 0; i < p.n; ++i) {
+            if (i == block_begin_) i = block_end_;
+            if (i >= p.n) break;
+            const bool friction = p.findex != nullptr && p.findex[i] >= 0;
+            if (friction != (pass == 1)) continue;
+            double lower = 0.0;
+            double upper = 0.0;
+            sdk::row_bounds(p, x, i, lower, upper);
+            const double clamped = std::min(upper, std::max(lower, x[i]));
+            if (clamped != x[i]) {
+                add_scaled_column(p, i, clamped - x[i], w_.data());
+                x[i] = clamped;
+            }
+        }
+    }
+}
+
+pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
+                                         double* x, double* w, pivot_solve_report* report) {
+    const sdk::Stopwatch clock;
+    if (report == nullptr) return PIVOT_ERROR;
+    report->status = PIVOT_SOLVE_INVALID_PROBLEM;
+    report->iterations = 0;
+    report->reserved = 0;
+    report->residual = 0.0;
+    report->time_seconds = 0.0;
+    report->message[0] = '\0';
+    if (problem == nullptr || options == nullptr || (problem->n > 0 && x == nullptr)) {
+        set_message(report->message, "no problem, options or x given");
+        return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+    }
+    const pivot_lcp_problem& p = *problem;
+    if (p.n == 0) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
+    const bool warm = (options->flags & PIVOT_SOLVE_WARM_START) != 0;
+    if (warm) {
+        for (uint32_t i = 0; i < p.n; ++i) {
+            if (!std::isfinite(x[i])) {
+                set_message(report->message, "warm start x[%u] = %g is not finite", i, x[i]);
+                return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+            }
+        }
+    }
+    try {
+        if (!prepare(p, *report)) {
+            return sdk::finish(report, static_cast<pivot_solve_status>(report->status), 0, 0.0, clock.seconds());
+        }
+    } catch (const std::bad_alloc&) {
+        set_message(report->message, "out of memory growing the workspace to %u rows, %u nonzeros", p.n, p.nnz);
+        return sdk::finish(report, PIVOT_SOLVE_OUT_OF_MEMORY, 0, 0.0, clock.seconds());
+    }
+    if (!warm) std::fill(x, x + p.n, 0.0);
+    recompute_w(p, x);
+
+    const double budget = options->time_budget_seconds > 0.0 ? options->time_budget_seconds : parameters_.time_budget;
+    const double tolerance = parameters_.tolerance;
+    bool subspace_active = parameters_.subspace_minimization && p.block_count == 0;
+    const bool has_friction = p.findex != nullptr;
+    if (subspace_active) subspace_.forget();
+
+    pivot_solve_status status = PIVOT_SOLVE_MAX_ITERATIONS;
+    uint32_t sweeps = 0;
+    uint32_t subspace_steps = 0;
+    uint32_t since_subspace = 0;
+    uint32_t subspace_interval = parameters_.subspace_interval;
+    bool coupled_ready = false;
+    double r = HUGE_VAL;
+    double best = HUGE_VAL;  // smallest residual seen
+    double best_at_last_step = HUGE_VAL;  // best when the last step was taken
+    uint32_t fruitless = 0;  // steps taken since the best residual last improved
+    bool projection_failed = false;
+
+    // Converged when the residual with a fresh w, at x within its bounds, is
+    // within the tolerance (the accumulated w only says when to look).
+    auto verified = [&]() {
+        project_onto_bounds(p, x);
+        recompute_w(p, x);
+        projection_failed = !residual(p, x, r);
+        return !projection_failed && r <= tolerance;
+    };
+
+    while (sweeps < parameters_.max_iterations) {
+        sweep(p, x);
+        ++sweeps;
+        ++since_subspace;
+        const bool checked = sweeps % parameters_.check_interval == 0;
+        if (checked) {
+            if (!residual(p, x, r)) {
+                projection_failed = true;
+                break;
+            }
+            if (!std::isfinite(r)) break;
+            best = std::min(best, r);
+            if (r <= tolerance && verified()) {
+                status = PIVOT_SOLVE_CONVERGED;
+                break;
+            }
+            if (projection_failed) break;
+        }
+        if (budget > 0.0 && clock.seconds() >= budget) {
+            status = PIVOT_SOLVE_TIME_BUDGET;
+            break;
+        }
+        if (subspace_active && since_subspace >= subspace_interval && sweeps < parameters_.max_iterations) {
+            since_subspace = 0;
+            project_onto_bounds(p, x);
+            residual(p, x, r);
+            if (!std::isfinite(r)) break;
+            best = std::min(best, r);
+            // Safeguard: sweeps and steps could undo each other (with friction
+            // nothing decreases monotonically: the friction LCP is not
+            // monotone), so after kFruitlessLimit accepted steps without a new
+            // best residual, a step must beat the best residual so far: then
+            // every step is progress and the sweeps in between do the rest.
+            if (best < best_at_last_step) fruitless = 0;
+            const bool strict = fruitless >= kFruitlessLimit;
+            // The coupled (Newton) step once the free set has settled: the
+            // last frozen step was a full one and the free set did not change
+            // since the step before. Otherwise, or when it fails, the frozen
+            // step (on a symmetric A it must lower the QP objective, which is
+            // what moves the sweeps on; the residual may rise meanwhile).
+            SubspaceOutcome outcome;
+            bool settled = false;
+            bool first = true;
+            if (has_friction && coupled_ready) {
+                outcome = subspace_.step(p, symmetric_, SubspaceKind::coupled, x, w_.data(), r, strict ? best : r);
+                settled = outcome.same_free_set;
+                first = false;
+            }
+            if (!outcome.accepted) {
+                outcome = subspace_.step(p, symmetric_, SubspaceKind::frozen, x, w_.data(), r,
+                                         strict ? best : (symmetric_ ? HUGE_VAL : r));
+                if (first) settled = outcome.same_free_set;
+                coupled_ready = outcome.accepted && outcome.full_step && settled;
+            }
+            if (outcome.accepted) {
+                ++fruitless;
+                best_at_last_step = best;
+            }
+            if (std::getenv("PGS_TRACE")) std::fprintf(stderr, "sweep %u r %.3g -> attempted %d accepted %d full %d same %d coupled_ready %d r' %.3g t=%.3f ms\n", sweeps, r, outcome.attempted, outcome.accepted, outcome.full_step, outcome.same_free_set, coupled_ready, outcome.residual, clock.seconds()*1e3);
+            if (outcome.accepted) {
+                ++subspace_steps;
+                subspace_interval = parameters_.subspace_interval;
+                r = outcome.residual;
+                if (r <= tolerance && verified()) {
+                    status = PIVOT_SOLVE_CONVERGED;
+                    break;
+                }
+            } else {
+                // Unsuccessful steps cost a factorization each: try less often.
+                subspace_interval = std::min(2 * subspace_interval, 16 * parameters_.subspace_interval);
+            }
+        }
+    }
+
+    if (std::getenv("PGS_SUMMARY")) std::fprintf(stderr, "summary: sweeps %u subspace accepted %u time %.3f ms\n", sweeps, subspace_steps, clock.seconds()*1e3);
+    // The returned x is within its bounds and w, residual are exact.
+    if (status != PIVOT_SOLVE_CONVERGED && !projection_failed) {
+        project_onto_bounds(p, x);
+        recompute_w(p, x);
+        projection_failed = !residual(p, x, r);
+    }
+    if (projection_failed) {
+        set_message(report->message, "the block projection failed after %u sweeps", sweeps);
+        return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, sweeps, 0.0, clock.seconds());
+    }
+    if (!std::isfinite(r)) {
+        set_message(report->message,
+                    "non-finite values after %u sweeps: Gauss-Seidel diverges (A is not positive definite enough)",
+                    sweeps);
+        return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, sweeps, 0.0, clock.seconds());
+    }
+    if (w != nullptr) std::copy(w_.begin(), w_.begin() + p.n, w);
+    if (status == PIVOT_SOLVE_MAX_ITERATIONS) {
+        set_message(report->message, "%u sweeps (%u subspace steps): natural-map residual %.3g > tolerance %.3g",
+                    sweeps, subspace_steps, r, tolerance);
+    } else if (status == PIVOT_SOLVE_TIME_BUDGET) {
+        set_message(report->message,
+                    "time budget %.3g s used up after %u sweeps (%u subspace steps): natural-map residual %.3g > "
+                    "tolerance %.3g",
+                    budget, sweeps, subspace_steps, r, tolerance);
+    }
+    return sdk::finish(report, status, sweeps, r, clock.seconds());
+}
+
+}  // namespace pivot::pgs

@@ -1,0 +1,88 @@
+// The pivot-lcp/1 file: problems survive a write/read round trip bit for bit
+// (so any step's problem can be replayed exactly), and a bad file is refused
+// with the file, the line and the field.
+#include <cmath>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "lcp/lcp_file.hpp"
+
+namespace pivot {
+namespace {
+
+std::string error_of(const std::string& text) {
+    std::istringstream in(text);
+    try {
+        read_lcp(in, "p.txt");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(LcpFile, RoundTripIsBitExact) {
+    LcpProblem p;
+    p.n = 3;
+    // Values that need all 17 significant digits, stored column-major.
+    p.dense = {0.1, 1.0 / 3.0, -2e-300, 1.0 / 3.0, std::nextafter(2.0, 3.0), 0.0, -2e-300, 0.0, 5.0};
+    p.b = {-1.0 / 7.0, 0.0, 1e300};
+    p.lo = {0.0, -0.5, -HUGE_VAL};
+    p.hi = {HUGE_VAL, 0.5, HUGE_VAL};
+    p.findex = {-1, 0, -1};
+    std::stringstream file;
+    write_lcp(p, file);
+    const LcpProblem q = read_lcp(file, "roundtrip");
+    ASSERT_EQ(q.n, 3u);
+    for (size_t k = 0; k < p.dense.size(); ++k) EXPECT_EQ(q.dense[k], p.dense[k]) << k;
+    EXPECT_EQ(q.b, p.b);
+    EXPECT_EQ(q.lo, p.lo);
+    EXPECT_EQ(q.hi, p.hi);
+    EXPECT_EQ(q.findex, p.findex);
+    EXPECT_TRUE(q.matrix_properties & PIVOT_MATRIX_SYMMETRIC);
+}
+
+TEST(LcpFile, MatrixIsRowMajorInTheFile) {
+    std::istringstream in("pivot-lcp/1\n2\n1 2\n3 4\n0 0\n0 0\ninf inf\n-1 -1\n");
+    const LcpProblem p = read_lcp(in, "p.txt");
+    // A(0,1) = 2 is stored column-major at 0 + 1*2.
+    EXPECT_EQ(p.dense[2], 2.0);
+    EXPECT_EQ(p.dense[1], 3.0);
+    EXPECT_FALSE(p.matrix_properties & PIVOT_MATRIX_SYMMETRIC);
+    EXPECT_TRUE(p.is_standard_lcp());
+}
+
+TEST(LcpFile, CommentsAreIgnored) {
+    std::istringstream in("# a problem\npivot-lcp/1\n1 # n\n2\n-1\n0\ninf\n-1\n");
+    EXPECT_EQ(read_lcp(in, "p.txt").b[0], -1.0);
+}
+
+TEST(LcpFile, ErrorsNameFileLineAndField) {
+    EXPECT_EQ(error_of("pivot-lcp/2\n"), "p.txt:1: expected the format tag 'pivot-lcp/1', got 'pivot-lcp/2'");
+    EXPECT_EQ(error_of("pivot-lcp/1\n2\n1 x\n"), "p.txt:3: A(0, 1): 'x' is not a finite number");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1\n1\nnan\n"), "p.txt:4: b[0]: 'nan' is not a finite number");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1\ninf\n"), "p.txt:3: A(0, 0) must be finite, got 'inf'");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1\n1\n0\n1\n0\n-1\n"), "p.txt:7: row 0: lo = 1 and hi = 0 are not an interval");
+    EXPECT_EQ(error_of("pivot-lcp/1\n2\n1 0\n0 1\n0 0\n0 -1\ninf 1\n-1 1\n"),
+              "p.txt:8: findex[1] = 1 must be -1 or another row (0..1)");
+    EXPECT_EQ(error_of("pivot-lcp/1\n2\n1 0\n0 1\n0 0\n0 -inf\ninf 1\n-1 0\n"),
+              "p.txt:8: row 1: with findex, lo and hi are friction multipliers and must be finite with lo <= 0 <= hi "
+              "(got -inf, 1)");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1\n1\n0\n0\ninf\n"), "p.txt:6: the file ends before findex[0]");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1\n1\n0\n0\ninf\n-1 7\n"), "p.txt:7: unexpected '7' after the last findex");
+}
+
+TEST(LcpFile, DenseAndSparseFormsAgree) {
+    std::istringstream in("pivot-lcp/1\n3\n2 0 1\n0 3 0\n1 0 4\n0 0 0\n0 0 0\ninf inf inf\n-1 -1 -1\n");
+    LcpProblem p = read_lcp(in, "p.txt");
+    p.make_sparse();
+    EXPECT_EQ(p.values.size(), 5u);
+    const auto dense = p.dense;
+    p.dense.clear();
+    p.make_dense();
+    EXPECT_EQ(p.dense, dense);
+}
+
+}  // namespace
+}  // namespace pivot

@@ -1,0 +1,109 @@
+// A step makes no heap allocation once the world has been stepped a few
+// times (the scratch is sized at the first step, solvers size their
+// workspace at their first solve). Counted by replacing the global
+// operator new of this test program. Also: two identical worlds stepped the
+// same way stay bitwise identical (determinism).
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+
+#include <gtest/gtest.h>
+
+#include "plugin_host/plugin_registry.hpp"
+#include "world/world.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+std::atomic<bool> counting{false};
+}  // namespace
+
+void* operator new(std::size_t size) {
+    if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace pivot {
+namespace {
+
+PluginRegistry& registry() {
+    static PluginRegistry r;
+    static bool loaded = [] {
+        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
+        return true;
+    }();
+    (void)loaded;
+    return r;
+}
+
+// A chain of `links` bodies hanging from the world by spherical joints,
+// released from a horizontal pose so that it swings.
+void build_chain(World& world, int links) {
+    const double length = 0.2;
+    for (int i = 0; i < links; ++i) {
+        BodyDescription b;
+        b.name = "link" + std::to_string(i);
+        b.mass = 0.5;
+        b.inertia = {1e-3, 0, 0, 0, 2e-3, 0, 0, 0, 2e-3};
+        b.position = {(i + 0.5) * length, 0.0, 0.0};
+        world.add_body(b);
+        JointDescription j;
+        j.name = "joint" + std::to_string(i);
+        j.type = "spherical";
+        j.body1 = i == 0 ? "world" : "link" + std::to_string(i - 1);
+        j.body2 = b.name;
+        j.anchor = {i * length, 0.0, 0.0};
+        world.add_joint(j);
+    }
+}
+
+class StepBySolver : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        if (registry().find(GetParam()) == nullptr) GTEST_SKIP() << GetParam() << " is not built";
+    }
+};
+
+TEST_P(StepBySolver, NoHeapAllocationAfterWarmUp) {
+    WorldSettings settings;
+    settings.solver = {GetParam(), nlohmann::json::object()};
+    World world(registry(), settings);
+    build_chain(world, 10);
+    for (int i = 0; i < 20; ++i) world.step();
+    allocations = 0;
+    counting = true;
+    for (int i = 0; i < 200; ++i) world.step();
+    counting = false;
+    EXPECT_EQ(allocations.load(), 0) << "heap allocations in 200 steps with " << GetParam();
+    EXPECT_EQ(world.statistics().solver_failures, 0u);
+}
+
+TEST_P(StepBySolver, IdenticalWorldsStayBitwiseIdentical) {
+    WorldSettings settings;
+    settings.solver = {GetParam(), nlohmann::json::object()};
+    World a(registry(), settings);
+    World b(registry(), settings);
+    build_chain(a, 6);
+    build_chain(b, 6);
+    for (int i = 0; i < 300; ++i) {
+        a.step();
+        b.step();
+    }
+    EXPECT_EQ(a.state().q, b.state().q);
+    EXPECT_EQ(a.state().v, b.state().v);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, StepBySolver,
+                         ::testing::Values("pivot.solver.lemke", "pivot.solver.dantzig", "pivot.solver.pgs"),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                             return p.param.substr(p.param.rfind('.') + 1);
+                         });
+
+}  // namespace
+}  // namespace pivot
