@@ -6,21 +6,12 @@
 
 #include <benchmark/benchmark.h>
 
-#include "plugin_host/plugin_registry.hpp"
-#include "world/world.hpp"
+#include "first_party_plugins.hpp"
 
 namespace pivot {
 namespace {
 
-PluginRegistry& registry() {
-    static PluginRegistry r;
-    static bool loaded = [] {
-        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
-        return true;
-    }();
-    (void)loaded;
-    return r;
-}
+PluginRegistry& registry() { return test::first_party_plugins(); }
 
 void chain(benchmark::State& state, const std::string& solver) {
     if (registry().find(solver) == nullptr) {
@@ -32,22 +23,7 @@ void chain(benchmark::State& state, const std::string& solver) {
     settings.timestep = 1e-3;
     settings.solver = {solver, nlohmann::json::object()};
     World world(registry(), settings);
-    const double length = 0.1;
-    for (int i = 0; i < links; ++i) {
-        BodyDescription b;
-        b.name = "link" + std::to_string(i);
-        b.mass = 0.2;
-        b.inertia = {2e-4, 0, 0, 0, 2e-4, 0, 0, 0, 1e-5};
-        b.position = {(i + 0.5) * length, 0.0, 0.0};
-        world.add_body(b);
-        JointDescription j;
-        j.name = "joint" + std::to_string(i);
-        j.type = "spherical";
-        j.body1 = i == 0 ? "world" : "link" + std::to_string(i - 1);
-        j.body2 = b.name;
-        j.anchor = {i * length, 0.0, 0.0};
-        world.add_joint(j);
-    }
+    test::add_swinging_chain(world, links, 0.1, 0.2, {2e-4, 0, 0, 0, 2e-4, 0, 0, 0, 1e-5});
     for (int i = 0; i < 10; ++i) world.step();  // warm-up: sizing, first solves
     double max_error = 0.0;
     uint64_t iterations = 0;

@@ -113,6 +113,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
     const auto start_time = std::chrono::steady_clock::now();
     ChainReport report;
     if (x.size() != problem.n) x.assign(problem.n, 0.0), warm_start = false;
+    have_best_ = false;
     for (size_t s = 0; s < stages_.size(); ++s) {
         Stage& stage = stages_[s];
         report.solver_id = stage.id;
@@ -122,6 +123,11 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
             break;
         }
         if (s + 1 < stages_.size()) ++report.fallbacks;
+    }
+    if (!report.solved && have_best_) {
+        report.approximate = true;
+        report.residual = best_residual_;
+        x.assign(x_best_.begin(), x_best_.end());
     }
     report.time_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
     if (!report.solved) {
@@ -167,6 +173,7 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
         return false;
     }
     report.residual = r.residual;
+    remember_if_best(r.residual);
     if (r.residual > acceptance_) {
         report.failures.push_back(fmt::format("solver '{}' stopped ({}) at natural-map residual {:.3g}, above the "
                                               "accepted {:.3g}",
@@ -174,6 +181,13 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
         return false;
     }
     return true;
+}
+
+void LcpSolverChain::remember_if_best(double residual) {
+    if (have_best_ && residual >= best_residual_) return;
+    x_best_.assign(x_try_.begin(), x_try_.end());
+    best_residual_ = residual;
+    have_best_ = true;
 }
 
 bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& problem, bool warm_start,
@@ -220,6 +234,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         lcp_multiply(real, x_try_.data(), w_.data());
         report.residual = lcp_natural_map_residual(real, x_try_.data(), w_.data());
         if (report.residual <= acceptance_) return true;
+        remember_if_best(report.residual);
     }
     report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: {} rounds left the "
                                           "natural-map residual at {:.3g}, above the accepted {:.3g}",

@@ -39,6 +39,8 @@ struct SolverChoice {
 
 struct ChainReport {
     bool solved = false;               // x holds an accepted solution
+    bool approximate = false;          // not solved, but x holds the best usable answer a solver
+                                       // gave (finite, within bounds; residual above acceptance)
     std::string_view solver_id;        // the solver that produced it (or the last tried);
                                        // valid until the chain's solvers change
     pivot_solve_status status = PIVOT_SOLVE_CONVERGED;  // that solver's own status
@@ -75,8 +77,8 @@ public:
     double acceptance() const { return acceptance_; }
 
     // Solves `problem`. x: n values; on input the warm start when
-    // `warm_start`, on output the solution when report.solved (unchanged
-    // otherwise). time_budget: seconds for each solver call, 0 = none.
+    // `warm_start`, on output the solution when report.solved, or the best
+    // usable answer when report.approximate (unchanged otherwise). time_budget: seconds for each solver call, 0 = none.
     ChainReport solve(const LcpProblem& problem, std::vector<double>& x, bool warm_start, double time_budget = 0.0);
 
     // Why `solver` cannot take `problem` even with the chain's conversions,
@@ -92,6 +94,7 @@ private:
     // One solver on the problem, with conversions. True when accepted.
     bool attempt(Stage& stage, const LcpProblem& problem, const std::vector<double>& start, bool warm_start,
                  double time_budget, ChainReport& report);
+    void remember_if_best(double residual);  // keeps x_try_ if it is the best usable answer
     bool solve_with_frozen_friction(Stage& stage, const LcpProblem& problem, bool warm_start, double time_budget,
                                     ChainReport& report);
 
@@ -103,6 +106,9 @@ private:
     LcpProblem converted_;  // matrix converted to what a solver reads
     LcpProblem frozen_;     // friction bounds frozen for solvers without findex
     std::vector<double> x_try_;
+    std::vector<double> x_best_;  // the usable answer with the smallest residual so far
+    double best_residual_ = 0.0;
+    bool have_best_ = false;
     std::vector<double> w_;
 };
 

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "common/logging.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 #include "step/step_stages.hpp"
@@ -143,16 +145,18 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
         s.statistics.solver_iterations += report.iterations;
         s.statistics.fallbacks += report.fallbacks;
         if (!report.solved) {
-            // No usable impulses: the island moves freely this step, and the
-            // failure is counted and logged (the next step starts cold).
+            // Counted and logged. The best usable answer (finite, within its
+            // bounds) is applied; with none at all, the island's constraints
+            // are skipped for this step (zero impulses).
             ++s.statistics.solver_failures;
-            logger().warn("step at t = {}: no solver solved island {} ({} rows); its constraints are "
-                          "skipped for this step: {}",
-                          state.time, island, p.n, report.failures.empty() ? "" : report.failures.back());
-            std::fill(s.x.begin(), s.x.end(), 0.0);
-        } else {
-            s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
+            logger().warn("step at t = {}: no solver solved island {} ({} rows) to the accepted residual; {}: {}",
+                          state.time, island, p.n,
+                          report.approximate ? fmt::format("the best answer (residual {:.3g}) is used", report.residual)
+                                             : std::string("its constraints are skipped for this step"),
+                          report.failures.empty() ? "" : report.failures.back());
+            if (!report.approximate) std::fill(s.x.begin(), s.x.end(), 0.0);
         }
+        s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             const JointGroup& jg = model.joint_groups[row.joint_group];

@@ -503,6 +503,28 @@ Energy World::energy() const {
         total.gravitational += e[1];
         total.elastic += e[2];
     }
+    // Compliant joint rows store (1/2) phi^2 / c at the current configuration
+    // (the potential of the compliant constitutive law c lambda = -phi).
+    for (const JointGroup& g : model_.joint_groups) {
+        std::vector<pivot_row> rows(g.max_rows);
+        std::vector<double> jacobians(12 * g.max_rows);
+        for (uint32_t m = 0; m < g.count; ++m) {
+            const JointRecord& record = model_.joints[g.joints[m]];
+            double pose1[7], pose2[7], twist1[6], twist2[6];
+            attachment_frame(record.frame1, pose1, twist1);
+            attachment_frame(record.frame2, pose2, twist2);
+            const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + m * g.item_stride,
+                                          pose1, pose2, twist1, twist2};
+            uint32_t count = 0;
+            CallResult r = checked_joint_rows(g.instance, batch, step, rows.data(), jacobians.data(), &count);
+            if (!r.ok()) throw Error(r.message);
+            for (uint32_t k = 0; k < count; ++k) {
+                if (rows[k].compliance > 0.0 && (rows[k].flags & PIVOT_ROW_POSITION_ERROR)) {
+                    total.elastic += 0.5 * rows[k].violation * rows[k].violation / rows[k].compliance;
+                }
+            }
+        }
+    }
     return total;
 }
 

@@ -69,7 +69,8 @@ struct JointReaction {
 struct StepStatistics {
     uint32_t islands = 0;
     uint32_t rows = 0;
-    uint32_t solver_failures = 0;  // islands no solver solved (their impulses were set to zero)
+    uint32_t solver_failures = 0;  // islands no solver solved to the acceptance threshold (the
+                                   // best usable answer was applied, or none: zero impulses)
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
@@ -79,7 +80,7 @@ struct StepStatistics {
 struct Energy {
     double kinetic = 0.0;        // J
     double gravitational = 0.0;  // J, zero at the world origin
-    double elastic = 0.0;        // J, in compliant rows
+    double elastic = 0.0;        // J: elements' internal energy and compliant joint rows, (1/2) phi^2 / c
     double total() const { return kinetic + gravitational + elastic; }
 };
 

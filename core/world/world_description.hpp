@@ -21,7 +21,8 @@ struct WorldSettings {
     double timestep = 1e-3;                  // s, > 0
     Vec3d gravity = {0.0, 0.0, -9.81};       // m/s^2
     SolverChoice solver = {"pivot.solver.dantzig", nlohmann::json::object()};
-    std::vector<SolverChoice> fallback;      // tried in order when the primary fails
+    std::vector<SolverChoice> fallback = {{"pivot.solver.pgs", nlohmann::json::object()}};  // tried in order
+                                             // when the primary fails (PGS copes with redundant rows)
     double solver_acceptance = 1e-6;         // largest natural-map residual accepted (N s)
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}

@@ -21,18 +21,27 @@
 // scale s per row that stays fixed during a pivoting pass, so that every
 // pass solves a boxed LCP with a symmetric PSD matrix, where the pivoting is
 // monotone and finite. ODE takes s = |x_normal| at the moment the friction row
-// is processed and stops there (its answers leave a natural-map residual of
-// ~0.2 on contact problems). Here an outer Newton iteration makes the scales
-// consistent, s = |x_normal(s)|, each iterate solved exactly by a pass warm
-// started from the previous one's sets and factor (see solve()).
+// is processed (normal rows first) and stops there; its answers leave a
+// natural-map residual of ~0.2 on contact problems. Here the first pass does
+// the same, and then an outer iteration makes the scales consistent,
+// s = |x_normal(s)|, each iterate solved exactly by a pass warm started from
+// the previous one's sets and factor (friction_consistency()).
+//
+// Why not tie the bounds to the normals inside the pivoting (Baraff's
+// dynamic-friction treatment, one exact pass)? The matrix of the free rows
+// becomes nonsymmetric, and on contact problems with more contact rows than
+// body degrees of freedom (A = J M^-1 J^T + eps I, nearly singular) the
+// coupled path folds back: a friction row's own bound moves faster than the
+// row, so it can neither stay free nor stay on the bound while the drive goes
+// on. A monotone drive cannot follow that; tried, it cycles on lcp-bench.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "gmres.hpp"
 #include "pivot/plugin_solver.h"
 #include "pivot/solver_support.hpp"
-#include "gmres.hpp"
 #include "symmetric_matrix.hpp"
 #include "updatable_ldlt.hpp"
 
@@ -48,7 +57,7 @@ struct BoxedProblem {
 
 struct PivotingSettings {
     double tolerance = 1e-10;            // natural-map residual to reach
-    uint32_t max_passes = 100;           // friction-consistency passes
+    uint32_t max_passes = 200;           // pivoting passes, the first included
     uint64_t max_pivots = 0;             // cap on pivots over all passes
     double singular_pivot_ratio = 1e-10; // pivot <= ratio * A_ii counts as zero
     double time_budget_seconds = 0.0;    // 0: none
@@ -68,7 +77,8 @@ public:
     void reserve(uint32_t n);
 
     // x: the previous solution on input when warm_start, else ignored; the
-    // solution on output (always within its bounds). w: A x + b on output.
+    // solution on output (within its bounds to 1e-10 (1 + |bound|)).
+    // w: A x + b on output.
     PivotingOutcome solve(const BoxedProblem& problem, const PivotingSettings& settings, bool warm_start, double* x,
                           double* w, const sdk::Stopwatch& clock);
 
@@ -118,6 +128,7 @@ private:
     const sdk::Stopwatch* clock_ = nullptr;
     double w_tolerance_ = 0.0;  // |w| below this counts as zero for the sign conditions
     double x_tolerance_ = 0.0;  // bound violation of a free row tolerated before it leaves C
+    double negative_pivot_ratio_ = 0.0;  // a pivot below -ratio * A_dd proves A is not PSD
     uint64_t pivots_ = 0;
     uint32_t drive_stamp_ = 0;
     bool scale_when_driven_ = false;  // cold first pass: friction scale taken when the row is driven

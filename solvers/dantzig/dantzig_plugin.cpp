@@ -3,6 +3,7 @@
 // boxed_pivoting.cpp.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -22,7 +23,8 @@ enum Param : uint32_t { kMaxIterations, kTolerance, kMaxPivotsPerRow, kSingularP
 
 const pivot_param_info kParams[kParamCount] = {
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "max_iterations", "1",
-     "passes of the friction-consistency iteration (the first pass included)", 100.0, 1.0, 1e6, nullptr, 0, 0},
+     "pivoting passes, the first included: bounds the friction-consistency iteration", 200.0, 1.0, 1e6, nullptr, 0,
+     0},
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_MIN_EXCLUSIVE, "tolerance", "",
      "natural-map residual to reach (units of x)", 1e-10, 0.0, 1.0, nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, 0, "max_pivots_per_row", "1",
@@ -34,9 +36,9 @@ const pivot_param_info kParams[kParamCount] = {
 
 class DantzigSolver {
 public:
-    DantzigSolver(const pivot_host* host, const double* params, uint32_t count) : host_(host) {
-        set_params(params, count);
-    }
+    // The host's services are not used: nothing is logged on the step path,
+    // everything goes into the report.
+    DantzigSolver(const pivot_host* /*host*/, const double* params, uint32_t count) { set_params(params, count); }
     DantzigSolver(const DantzigSolver&) = default;
     DantzigSolver& operator=(const DantzigSolver&) = delete;
 
@@ -71,7 +73,9 @@ public:
             sdk::set_message(report->message, "neither the dense nor the sparse matrix is given");
             return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
         }
-        const pivot_solve_status valid = sdk::validate_problem(p, false, false, report->message);
+        // The CSC matrix when given (it is already sparse), else the dense one.
+        const bool reads_csc = p.col_start != nullptr && p.row_index != nullptr && p.values != nullptr;
+        const pivot_solve_status valid = sdk::validate_problem(p, !reads_csc, reads_csc, report->message);
         if (valid != PIVOT_SOLVE_CONVERGED) return sdk::finish(report, valid, 0, 0.0, clock.seconds());
         if (p.findex != nullptr) {
             for (uint32_t i = 0; i < p.n; ++i) {
@@ -116,7 +120,9 @@ public:
         const BoxedProblem boxed{&matrix_, p.b, p.lo, p.hi, p.findex};
         const PivotingOutcome outcome = pivoting_.solve(boxed, settings, warm, x, w_.data(), clock);
         if (w != nullptr) std::copy(w_.begin(), w_.end(), w);
-        if (outcome.status != PIVOT_SOLVE_CONVERGED) std::memcpy(report->message, outcome.message, sizeof(outcome.message));
+        if (outcome.status != PIVOT_SOLVE_CONVERGED) {
+            std::memcpy(report->message, outcome.message, sizeof(outcome.message));
+        }
         const uint32_t iterations = static_cast<uint32_t>(std::min<uint64_t>(outcome.pivots, UINT32_MAX));
         if (!std::isfinite(outcome.residual)) {
             sdk::set_message(report->message, "the pivoting broke down (non-finite result)");
@@ -126,8 +132,7 @@ public:
     }
 
 private:
-    const pivot_host* host_ = nullptr;
-    uint32_t max_iterations_ = 100;
+    uint32_t max_iterations_ = 200;
     double tolerance_ = 1e-10;
     double max_pivots_per_row_ = 50.0;
     double singular_pivot_ratio_ = 1e-10;

@@ -149,7 +149,7 @@ bool MinimumDegreeOrdering::order(int32_t nodes, const int32_t* start, const int
         const int32_t remaining = m - k - 1;  // variables left after p
 
         // |L_e \ L_p| for every element e next to a variable of L_p
-        // (Amestoy, Davis & Duff 1996, Algorithm 2).
+        // (the |L_e \ L_p| computation of Amestoy, Davis & Duff 1996).
         for (int32_t s = 0; s < element_size; ++s) {
             const int32_t u = lists_[element_begin + s];
             const int64_t u_begin = list_start_[u];

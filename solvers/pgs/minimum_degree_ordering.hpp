@@ -3,12 +3,12 @@
 // sparse factorization of the subspace minimization (sparse_ldu.hpp).
 //
 // Minimum degree on the quotient graph (George & Liu 1989, "The evolution of
-// the minimum degree ordering algorithm", SIAM Review 31(1), section 5): an
+// the minimum degree ordering algorithm", SIAM Review 31(1)): an
 // eliminated node becomes an "element" whose variable list stands for the
 // clique its elimination creates, so the graph never needs more storage than
 // the input pattern. Degrees are the approximate external degrees of Amestoy,
 // Davis & Duff 1996 ("An approximate minimum degree ordering algorithm",
-// SIAM J. Matrix Anal. Appl. 17(4), eq. 4.1), with element absorption and
+// SIAM J. Matrix Anal. Appl. 17(4)), with element absorption and
 // aggressive absorption; no supervariables, no dense-row detection (the
 // patterns here have a few hundred to a few thousand nodes of moderate degree).
 //

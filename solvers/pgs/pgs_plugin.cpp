@@ -14,8 +14,8 @@ namespace {
 // One instance: the configured solver and its workspace.
 class Instance {
 public:
-    Instance(const pivot_host* host, const double* params, uint32_t count)
-        : host_(host), solver_(parameters_from(params, count)) {}
+    Instance(const pivot_host* /*host: no logging on the step path*/, const double* params, uint32_t count)
+        : solver_(parameters_from(params, count)) {}
     Instance(const Instance&) = default;
     Instance& operator=(const Instance&) = delete;
 
@@ -24,7 +24,6 @@ public:
     ProjectedGaussSeidel& solver() { return solver_; }
 
 private:
-    const pivot_host* host_;
     ProjectedGaussSeidel solver_;
 };
 
@@ -56,8 +55,8 @@ pivot_status solve(void* instance, const pivot_lcp_problem* problem, const pivot
 constexpr uint32_t kMinExclusive = PIVOT_PARAM_MIN_EXCLUSIVE;
 constexpr uint32_t kBothExclusive = PIVOT_PARAM_MIN_EXCLUSIVE | PIVOT_PARAM_MAX_EXCLUSIVE;
 
-// Defaults: see Parameters (projected_gauss_seidel.hpp) and the measurements
-// in tests/solvers/pgs/pgs_test.cpp.
+// Defaults: see Parameters (projected_gauss_seidel.hpp), where the measured
+// ones are explained.
 const pivot_param_info kParams[kParameterCount] = {
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "max_iterations", "",
      "maximum number of Gauss-Seidel sweeps per solve", 10000, 1, 1e9, nullptr, 0, 0},
@@ -70,7 +69,7 @@ const pivot_param_info kParams[kParameterCount] = {
      "wall-clock budget per solve, used when the solve options give none; 0 = none", 0.0, 0.0, HUGE_VAL, nullptr, 0,
      0},
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "check_interval", "",
-     "sweeps between two residual checks (a check costs O(n), a sweep O(nnz))", 1, 1, 1e6, nullptr, 0, 0},
+     "sweeps between two residual checks (a check costs O(n), a sweep O(nnz))", 4, 1, 1e6, nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_BOOL, 1, 0, "subspace_minimization", "",
      "accelerate with subspace minimization: solve the free rows exactly by a sparse factorization (PGS-SM)", 1, 0,
      1, nullptr, 0, 0},

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <new>
 #include <stdexcept>
-#include <cstdio>
-#include <cstdlib>
 
 #include <pivot/solver_support.hpp>
 
@@ -15,8 +13,12 @@ namespace {
 
 using sdk::set_message;
 
-// Steps without a new best residual before steps must improve on it (see solve()).
+// Steps without a new best residual before steps must improve on it, and the
+// factor by which a frozen step may raise the residual with friction (see solve()).
 constexpr uint32_t kFruitlessLimit = 8;
+constexpr double kGrowth = 2.0;
+// Sweeps without a new best residual after which the steps stop for the solve.
+constexpr uint32_t kStallSweeps = 500;
 
 inline bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
 
@@ -53,8 +55,9 @@ void ProjectedGaussSeidel::set_parameters(const Parameters& parameters) { parame
 void ProjectedGaussSeidel::reserve(uint32_t n, uint32_t nnz) {
     const uint32_t rows = std::max(n, reserved_n_);
     const uint32_t entries = std::max(nnz, reserved_nnz_);
-    const double fill = parameters_.subspace_minimization ? parameters_.subspace_fill : 0.0;
-    if (rows == reserved_n_ && entries == reserved_nnz_ && fill <= reserved_fill_) return;
+    const double fill =
+        std::max(parameters_.subspace_minimization ? parameters_.subspace_fill : 0.0, reserved_fill_);
+    if (rows == reserved_n_ && entries == reserved_nnz_ && fill == reserved_fill_) return;
     w_.resize(rows);
     inverse_diagonal_.resize(rows);
     block_step_.resize(rows);
@@ -62,7 +65,7 @@ void ProjectedGaussSeidel::reserve(uint32_t n, uint32_t nnz) {
     if (fill > 0.0) subspace_.reserve(rows, entries, fill);
     reserved_n_ = rows;
     reserved_nnz_ = entries;
-    reserved_fill_ = std::max(fill, reserved_fill_);
+    reserved_fill_ = fill;
 }
 
 void ProjectedGaussSeidel::recompute_w(const pivot_lcp_problem& p, const double* x) {
@@ -101,8 +104,7 @@ bool ProjectedGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_repor
         const double a = diagonal_entry(p, i);
         if (!(a > 0.0)) {
             set_message(report.message,
-                        "row %u: diagonal A(%u,%u) = %g is not positive (Gauss-Seidel divides by it; A must be "
-                        "positive definite on each row)",
+                        "row %u: diagonal A(%u,%u) = %g is not positive (Gauss-Seidel divides by it)",
                         i, i, i, a);
             report.status = PIVOT_SOLVE_INVALID_PROBLEM;
             return false;
@@ -113,7 +115,7 @@ bool ProjectedGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_repor
     // >= the largest eigenvalue of A_BB (Gershgorin's bound from the columns).
     // A step of 1/rho_B (times the relaxation) decreases 1/2 x'Ax + b'x for a
     // symmetric A whatever the projection (a projected gradient step on the
-    // block, Bertsekas 1999, "Nonlinear Programming", prop. 2.3.2), and its
+    // block with step 1/L, Bertsekas 1999, "Nonlinear Programming", ch. 2), and its
     // fixed points are exactly x_B = P_B(x_B - w_B), the point whose residual
     // is measured; a per-row scaling would converge to another point.
     for (uint32_t k = 0; k < p.block_count; ++k) {
@@ -174,8 +176,9 @@ void ProjectedGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
 }
 
 bool ProjectedGaussSeidel::residual(const pivot_lcp_problem& p, const double* x, double& value) {
-    value = std::max(natural_map_residual(p, x, w_.data(), 0, block_begin_),
-                     natural_map_residual(p, x, w_.data(), block_end_, p.n));
+    value = natural_map_residual(p, x, w_.data(), 0, block_begin_);
+    const double after_blocks = natural_map_residual(p, x, w_.data(), block_end_, p.n);
+    if (!(after_blocks <= value)) value = after_blocks;  // NaN included
     if (p.block_count == 0) return true;
     // Block rows: |x_B - P_B(x_B - w_B)|, the block projection's natural map.
     for (uint32_t i = block_begin_; i < block_end_; ++i) scratch_[i] = x[i] - w_[i];
@@ -187,7 +190,8 @@ bool ProjectedGaussSeidel::residual(const pivot_lcp_problem& p, const double* x,
     return true;
 }
 
-void ProjectedGaussSeidel::project_onto_bounds(const pivot_lcp_problem& p, double* x) {
+bool ProjectedGaussSeidel::project_onto_bounds(const pivot_lcp_problem& p, double* x) {
+    bool moved = false;
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t i = 0; i < p.n; ++i) {
             if (i == block_begin_) i = block_end_;
@@ -201,9 +205,72 @@ void ProjectedGaussSeidel::project_onto_bounds(const pivot_lcp_problem& p, doubl
             if (clamped != x[i]) {
                 add_scaled_column(p, i, clamped - x[i], w_.data());
                 x[i] = clamped;
+                moved = true;
             }
         }
     }
+    return moved;
+}
+
+void ProjectedGaussSeidel::SubspaceSchedule::saw(double residual, uint32_t sweep) {
+    if (residual < best) {
+        best = residual;
+        best_sweep = sweep;
+    }
+}
+
+bool ProjectedGaussSeidel::subspace_phase(const pivot_lcp_problem& p, double* x, uint32_t sweeps,
+                                          SubspaceSchedule& s, double& r) {
+    s.last_sweep = sweeps;
+    s.saw(r, sweeps);
+    // Last resort: when nothing has improved for kStallSweeps sweeps, plain
+    // sweeps for the rest of the solve.
+    if (sweeps - s.best_sweep > kStallSweeps) {
+        s.active = false;
+        return false;
+    }
+    // Sweeps and steps could undo each other (with friction nothing
+    // decreases monotonically: the friction LCP is not monotone), so after
+    // kFruitlessLimit accepted steps without a new best residual a step must
+    // beat the best residual so far; every step is then progress and the
+    // sweeps in between do the rest.
+    if (s.best < s.best_at_last_step) s.fruitless = 0;
+    const bool strict = s.fruitless >= kFruitlessLimit;
+    const bool friction = p.findex != nullptr;
+    // The coupled (Newton) step when the free set has settled: it did not
+    // change between the last two steps, the last of which was not a partial
+    // frozen step. Otherwise, or when it fails, the frozen step: on a
+    // symmetric A it must lower the QP objective, which is what moves the
+    // sweeps on, while the residual may rise (by kGrowth at most with
+    // friction, whose bounds lag behind the normals).
+    SubspaceOutcome outcome;
+    bool settled = false;
+    bool first = true;
+    if (friction && s.coupled_ready) {
+        outcome = subspace_.step(p, symmetric_, SubspaceKind::coupled, x, w_.data(), r, strict ? s.best : r);
+        settled = outcome.same_free_set;
+        first = false;
+    }
+    if (!outcome.accepted) {
+        double limit = symmetric_ ? HUGE_VAL : r;
+        if (symmetric_ && friction) limit = kGrowth * r;
+        if (strict) limit = s.best;
+        outcome = subspace_.step(p, symmetric_, SubspaceKind::frozen, x, w_.data(), r, limit);
+        if (first) settled = outcome.same_free_set;
+        s.coupled_ready = settled && (!outcome.accepted || outcome.full_step);
+    }
+    if (!outcome.accepted) {
+        // An unsuccessful step costs a factorization: try less often.
+        s.interval = std::min(2 * s.interval, 16 * parameters_.subspace_interval);
+        return false;
+    }
+    ++s.steps;
+    ++s.fruitless;
+    s.best_at_last_step = s.best;
+    s.interval = parameters_.subspace_interval;
+    r = outcome.residual;
+    s.saw(r, sweeps);
+    return true;
 }
 
 pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
@@ -244,20 +311,15 @@ pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const
 
     const double budget = options->time_budget_seconds > 0.0 ? options->time_budget_seconds : parameters_.time_budget;
     const double tolerance = parameters_.tolerance;
-    bool subspace_active = parameters_.subspace_minimization && p.block_count == 0;
-    const bool has_friction = p.findex != nullptr;
-    if (subspace_active) subspace_.forget();
+    const bool subspace_enabled = parameters_.subspace_minimization && p.block_count == 0;
+    if (subspace_enabled) subspace_.forget(parameters_.subspace_fill);
+    SubspaceSchedule schedule;
+    schedule.active = subspace_enabled;
+    schedule.interval = parameters_.subspace_interval;
 
     pivot_solve_status status = PIVOT_SOLVE_MAX_ITERATIONS;
     uint32_t sweeps = 0;
-    uint32_t subspace_steps = 0;
-    uint32_t since_subspace = 0;
-    uint32_t subspace_interval = parameters_.subspace_interval;
-    bool coupled_ready = false;
     double r = HUGE_VAL;
-    double best = HUGE_VAL;  // smallest residual seen
-    double best_at_last_step = HUGE_VAL;  // best when the last step was taken
-    uint32_t fruitless = 0;  // steps taken since the best residual last improved
     bool projection_failed = false;
 
     // Converged when the residual with a fresh w, at x within its bounds, is
@@ -272,15 +334,15 @@ pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const
     while (sweeps < parameters_.max_iterations) {
         sweep(p, x);
         ++sweeps;
-        ++since_subspace;
-        const bool checked = sweeps % parameters_.check_interval == 0;
+        // Also after the first sweep: a warm start at the solution stops there.
+        const bool checked = sweeps % parameters_.check_interval == 0 || sweeps == 1;
         if (checked) {
             if (!residual(p, x, r)) {
                 projection_failed = true;
                 break;
             }
             if (!std::isfinite(r)) break;
-            best = std::min(best, r);
+            schedule.saw(r, sweeps);
             if (r <= tolerance && verified()) {
                 status = PIVOT_SOLVE_CONVERGED;
                 break;
@@ -291,59 +353,17 @@ pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const
             status = PIVOT_SOLVE_TIME_BUDGET;
             break;
         }
-        if (subspace_active && since_subspace >= subspace_interval && sweeps < parameters_.max_iterations) {
-            since_subspace = 0;
-            project_onto_bounds(p, x);
-            residual(p, x, r);
+        if (schedule.active && sweeps - schedule.last_sweep >= schedule.interval &&
+            sweeps < parameters_.max_iterations) {
+            if (project_onto_bounds(p, x) || !checked) residual(p, x, r);
             if (!std::isfinite(r)) break;
-            best = std::min(best, r);
-            // Safeguard: sweeps and steps could undo each other (with friction
-            // nothing decreases monotonically: the friction LCP is not
-            // monotone), so after kFruitlessLimit accepted steps without a new
-            // best residual, a step must beat the best residual so far: then
-            // every step is progress and the sweeps in between do the rest.
-            if (best < best_at_last_step) fruitless = 0;
-            const bool strict = fruitless >= kFruitlessLimit;
-            // The coupled (Newton) step once the free set has settled: the
-            // last frozen step was a full one and the free set did not change
-            // since the step before. Otherwise, or when it fails, the frozen
-            // step (on a symmetric A it must lower the QP objective, which is
-            // what moves the sweeps on; the residual may rise meanwhile).
-            SubspaceOutcome outcome;
-            bool settled = false;
-            bool first = true;
-            if (has_friction && coupled_ready) {
-                outcome = subspace_.step(p, symmetric_, SubspaceKind::coupled, x, w_.data(), r, strict ? best : r);
-                settled = outcome.same_free_set;
-                first = false;
-            }
-            if (!outcome.accepted) {
-                outcome = subspace_.step(p, symmetric_, SubspaceKind::frozen, x, w_.data(), r,
-                                         strict ? best : (symmetric_ ? HUGE_VAL : r));
-                if (first) settled = outcome.same_free_set;
-                coupled_ready = outcome.accepted && outcome.full_step && settled;
-            }
-            if (outcome.accepted) {
-                ++fruitless;
-                best_at_last_step = best;
-            }
-            if (std::getenv("PGS_TRACE")) std::fprintf(stderr, "sweep %u r %.3g -> attempted %d accepted %d full %d same %d coupled_ready %d r' %.3g t=%.3f ms\n", sweeps, r, outcome.attempted, outcome.accepted, outcome.full_step, outcome.same_free_set, coupled_ready, outcome.residual, clock.seconds()*1e3);
-            if (outcome.accepted) {
-                ++subspace_steps;
-                subspace_interval = parameters_.subspace_interval;
-                r = outcome.residual;
-                if (r <= tolerance && verified()) {
-                    status = PIVOT_SOLVE_CONVERGED;
-                    break;
-                }
-            } else {
-                // Unsuccessful steps cost a factorization each: try less often.
-                subspace_interval = std::min(2 * subspace_interval, 16 * parameters_.subspace_interval);
+            if (subspace_phase(p, x, sweeps, schedule, r) && r <= tolerance && verified()) {
+                status = PIVOT_SOLVE_CONVERGED;
+                break;
             }
         }
     }
 
-    if (std::getenv("PGS_SUMMARY")) std::fprintf(stderr, "summary: sweeps %u subspace accepted %u time %.3f ms\n", sweeps, subspace_steps, clock.seconds()*1e3);
     // The returned x is within its bounds and w, residual are exact.
     if (status != PIVOT_SOLVE_CONVERGED && !projection_failed) {
         project_onto_bounds(p, x);
@@ -363,12 +383,12 @@ pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const
     if (w != nullptr) std::copy(w_.begin(), w_.begin() + p.n, w);
     if (status == PIVOT_SOLVE_MAX_ITERATIONS) {
         set_message(report->message, "%u sweeps (%u subspace steps): natural-map residual %.3g > tolerance %.3g",
-                    sweeps, subspace_steps, r, tolerance);
+                    sweeps, schedule.steps, r, tolerance);
     } else if (status == PIVOT_SOLVE_TIME_BUDGET) {
         set_message(report->message,
                     "time budget %.3g s used up after %u sweeps (%u subspace steps): natural-map residual %.3g > "
                     "tolerance %.3g",
-                    budget, sweeps, subspace_steps, r, tolerance);
+                    budget, sweeps, schedule.steps, r, tolerance);
     }
     return sdk::finish(report, status, sweeps, r, clock.seconds());
 }

@@ -30,8 +30,6 @@ void SparseLdu::reserve(int32_t rows, int64_t factor_entries) {
 int64_t SparseLdu::analyze(int32_t rows, const int32_t* pattern_start, const int32_t* pattern_rows,
                            const int32_t* order) {
     rows_ = rows;
-    pattern_start_ = pattern_start;
-    pattern_rows_ = pattern_rows;
     if (static_cast<int64_t>(order_.size()) < rows + 1) return -1;
     for (int32_t k = 0; k < rows; ++k) {
         order_[k] = order[k];
@@ -61,12 +59,12 @@ int64_t SparseLdu::analyze(int32_t rows, const int32_t* pattern_start, const int
         numeric_work_ += static_cast<double>(column_count_[k]) * static_cast<double>(column_count_[k]);
     }
     column_start_[rows] = entries;
-    if (entries > factor_capacity()) return -1;
     return entries;
 }
 
-bool SparseLdu::factorize(const int32_t* k_start, const int32_t* k_rows, const double* k_values,
-                          const int32_t* kt_start, const int32_t* kt_rows, const double* kt_values) {
+bool SparseLdu::factorize(const int32_t* pattern_start, const int32_t* pattern_rows, const int32_t* k_start,
+                          const int32_t* k_rows, const double* k_values, const int32_t* kt_start,
+                          const int32_t* kt_rows, const double* kt_values) {
     symmetric_ = kt_start == nullptr;
     const int32_t n = rows_;
     double* y = column_work_.data();
@@ -94,8 +92,8 @@ bool SparseLdu::factorize(const int32_t* k_start, const int32_t* k_rows, const d
         int32_t top = n;
         flag_[k] = k;
         column_fill_[k] = 0;
-        for (int32_t t = pattern_start_[original]; t < pattern_start_[original + 1]; ++t) {
-            int32_t i = position_[pattern_rows_[t]];
+        for (int32_t t = pattern_start[original]; t < pattern_start[original + 1]; ++t) {
+            int32_t i = position_[pattern_rows[t]];
             if (i >= k) continue;
             int32_t length = 0;
             for (; flag_[i] != k; i = parent_[i]) {
@@ -131,7 +129,7 @@ bool SparseLdu::factorize(const int32_t* k_start, const int32_t* k_rows, const d
             ++column_fill_[i];
         }
         diagonal_[k] = diagonal;
-        if (!(std::abs(diagonal) > 1e-10 * scale) || !std::isfinite(diagonal)) {
+        if (!(std::abs(diagonal) > 1e-13 * scale) || !std::isfinite(diagonal)) {
             // Leave the work vectors clean for the next factorization.
             for (int32_t r = 0; r < n; ++r) {
                 y[r] = 0.0;

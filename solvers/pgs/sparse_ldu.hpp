@@ -9,7 +9,7 @@
 // phases), extended to the unsymmetric case on the symmetric pattern: row k of
 // L and column k of U have the same nonzero pattern (the reach of row k in the
 // elimination tree), so they are found by one tree walk and solved in the same
-// pass (Davis 2006, "Direct Methods for Sparse Linear Systems", section 6.1).
+// pass (Davis 2006, "Direct Methods for Sparse Linear Systems", ch. 4 and 6).
 //
 // Without pivoting this is stable for the matrices it gets: principal
 // submatrices of A = J M^-1 J^T + eps I (symmetric positive definite), and
@@ -31,18 +31,20 @@ public:
     int64_t factor_capacity() const { return static_cast<int64_t>(factor_rows_.size()); }
 
     // Symbolic phase. pattern: symmetric, no diagonal (as for the ordering);
-    // order[k] = the row eliminated k-th. Returns the number of entries of L,
-    // or -1 when the factor would not fit in the reserved storage (nothing
-    // else is then usable). Also estimates the numeric work (multiply-adds).
+    // order[k] = the row eliminated k-th. Returns the number of entries of L
+    // (factorize() needs factor_capacity() >= it), or -1 when `rows` exceeds
+    // the reserved rows. Also estimates the numeric work (multiply-adds).
     int64_t analyze(int32_t rows, const int32_t* pattern_start, const int32_t* pattern_rows, const int32_t* order);
     double numeric_work() const { return numeric_work_; }
 
-    // Numeric phase on the pattern of the last analyze(). k_*: K in CSC with
-    // its diagonal; kt_*: K^T in CSC (the rows of K), or nullptr when K is
-    // symmetric. Entries of K must lie within the analyzed pattern. Returns
-    // false on a pivot |D_k| <= 1e-10 |K_kk| (or not finite).
-    bool factorize(const int32_t* k_start, const int32_t* k_rows, const double* k_values, const int32_t* kt_start,
-                   const int32_t* kt_rows, const double* kt_values);
+    // Numeric phase with the pattern and order of the last analyze() (the
+    // same pattern is passed again). k_*: K in CSC with its diagonal; kt_*:
+    // K^T in CSC (the rows of K), or nullptr when K is symmetric. Entries of K
+    // must lie within the pattern. Returns false on a pivot
+    // |D_k| <= 1e-13 |K_kk| (or not finite).
+    bool factorize(const int32_t* pattern_start, const int32_t* pattern_rows, const int32_t* k_start,
+                   const int32_t* k_rows, const double* k_values, const int32_t* kt_start, const int32_t* kt_rows,
+                   const double* kt_values);
 
     // Solves K v = rhs in place (rhs: `rows` values in the original order).
     void solve(double* rhs);
@@ -65,8 +67,6 @@ private:
     std::vector<int32_t> reach_;
     std::vector<double> column_work_;  // column k of K being reduced (for U)
     std::vector<double> row_work_;     // row k of K being reduced (for L)
-    const int32_t* pattern_start_ = nullptr;  // the last analyzed pattern
-    const int32_t* pattern_rows_ = nullptr;
 };
 
 }  // namespace pivot::pgs

@@ -2,12 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace pivot::pgs {
 
 namespace {
+
+// The system solved is (K + mu diag(K)) d = -w_F: a proximal term of weight
+// mu (the Levenberg-Marquardt regularization of the Newton step) keeps the
+// factorization defined when A_FF is singular, as for redundant contacts
+// without regularization (the Siconos box stack: 78 zero eigenvalues of 156),
+// at the price of a step that is exact only to about mu relative, which the
+// next step or sweep removes.
+constexpr double kProximalWeight = 1e-10;
+
+// Points tried on the projected path, t = 1, 1/2, ..., 2^-9. With a wrong
+// free set the face minimizer can lie far outside the bounds (A_FF is nearly
+// singular along the internal-force directions), and the projection of a
+// long step raises the objective: short steps still make progress. Measured
+// on lcp-bench and on piles of 300 to 3000 contacts: 5 trials leave the
+// 3000-contact pile unsolved after 20 000 sweeps, 10 solve it in about 1 000;
+// more gain nothing.
+constexpr int kPathTrials = 10;
 
 // Bounds of row i at x: lo_i, hi_i, or lo_i |x_j|, hi_i |x_j| with findex_i = j.
 inline void bounds_at(const pivot_lcp_problem& p, const double* x, uint32_t i, double& lower, double& upper) {
@@ -66,6 +81,9 @@ void SubspaceMinimization::reserve(uint32_t n, uint32_t nnz, double fill) {
         accumulator_.resize(rows);
         marker_.resize(rows);
         order_.resize(rows);
+        ordered_rows_.resize(rows);
+        ordered_position_.assign(rows, -1);
+        slot_.resize(rows);
         direction_.assign(rows, 0.0);
         a_direction_.resize(rows);
         trial_x_.resize(rows);
@@ -87,13 +105,15 @@ void SubspaceMinimization::reserve(uint32_t n, uint32_t nnz, double fill) {
     factor_.reserve(static_cast<int32_t>(n), static_cast<int64_t>(fill * static_cast<double>(nnz)) + n);
 }
 
-void SubspaceMinimization::forget() {
+void SubspaceMinimization::forget(double fill) {
+    fill_ = fill;
     factor_valid_ = false;
+    for (int32_t k = 0; ordering_valid_ && k < ordered_count_; ++k) ordered_position_[ordered_rows_[k]] = -1;
+    ordering_valid_ = false;
     previous_free_count_ = -1;
 }
 
 void SubspaceMinimization::classify(const pivot_lcp_problem& p, SubspaceKind kind, const double* x) {
-    n_ = p.n;
     free_count_ = 0;
     for (uint32_t i = 0; i < p.n; ++i) {
         bounds_at(p, x, i, lower_[i], upper_[i]);
@@ -150,6 +170,7 @@ bool SubspaceMinimization::factorize(const pivot_lcp_problem& p, bool transpose_
         for (int32_t s = sliding_head_[j]; s != -1; s = sliding_next_[s]) {
             add_column(p, static_cast<uint32_t>(s), coefficient_[s], jl);
         }
+        if (marker_[jl] == jl) accumulator_[jl] *= 1.0 + kProximalWeight;
         for (int32_t t = k_start_[jl]; t < k_start_[jl + 1]; ++t) k_values_[t] = accumulator_[k_rows_[t]];
     }
     const int32_t entries = k_start_[m];
@@ -191,12 +212,46 @@ bool SubspaceMinimization::factorize(const pivot_lcp_problem& p, bool transpose_
         }
     }
     pattern_start_[m] = count;
-    if (!ordering_.order(m, pattern_start_.data(), pattern_rows_.data(), order_.data())) return false;
-    const int64_t fe = factor_.analyze(m, pattern_start_.data(), pattern_rows_.data(), order_.data());
-    if (std::getenv("PGS_SUMMARY")) std::fprintf(stderr, "F");
-    if (std::getenv("PGS_TRACE")) std::fprintf(stderr, "  factor m=%d nnzK=%d pattern=%d L=%lld work=%.3g\n", m, entries, count, (long long)fe, factor_.numeric_work());
-    if (fe < 0) return false;
-    return factor_.factorize(k_start_.data(), k_rows_.data(), k_values_.data(),
+    // Order: the last minimum-degree order restricted to the free set, the
+    // new rows last, while at most 1/20 of the rows are new and the factor
+    // stays within 1.5 times the size that order had; else a fresh one (the
+    // ordering costs about as much as the numeric factorization).
+    int32_t new_rows = 0;
+    for (int32_t jl = 0; jl < m; ++jl) new_rows += ordered_position_[free_rows_[jl]] < 0 ? 1 : 0;
+    const bool derive = ordering_valid_ && new_rows <= std::max(4, m / 20);
+    if (derive) {
+        std::fill(slot_.begin(), slot_.begin() + ordered_count_, -1);
+        for (int32_t jl = 0; jl < m; ++jl) {
+            const int32_t position = ordered_position_[free_rows_[jl]];
+            if (position >= 0) slot_[position] = jl;
+        }
+        int32_t k = 0;
+        for (int32_t position = 0; position < ordered_count_; ++position) {
+            if (slot_[position] >= 0) order_[k++] = slot_[position];
+        }
+        for (int32_t jl = 0; jl < m; ++jl) {
+            if (ordered_position_[free_rows_[jl]] < 0) order_[k++] = jl;
+        }
+    }
+    // The factor's size limit depends on the problem only, never on how much
+    // was reserved, so that reserve() changes no result.
+    int64_t entries_of_l = derive ? factor_.analyze(m, pattern_start_.data(), pattern_rows_.data(), order_.data()) : -1;
+    if (!derive || entries_of_l > ordered_factor_entries_ + ordered_factor_entries_ / 2) {
+        if (!ordering_.order(m, pattern_start_.data(), pattern_rows_.data(), order_.data())) return false;
+        entries_of_l = factor_.analyze(m, pattern_start_.data(), pattern_rows_.data(), order_.data());
+        for (int32_t k = 0; ordering_valid_ && k < ordered_count_; ++k) ordered_position_[ordered_rows_[k]] = -1;
+        for (int32_t k = 0; k < m; ++k) {
+            ordered_rows_[k] = free_rows_[order_[k]];
+            ordered_position_[ordered_rows_[k]] = k;
+        }
+        ordered_count_ = m;
+        ordered_factor_entries_ = entries_of_l;
+        ordering_valid_ = true;
+    }
+    const auto limit = static_cast<int64_t>(fill_ * static_cast<double>(p.nnz)) + p.n;
+    if (entries_of_l < 0 || entries_of_l > limit || entries_of_l > factor_.factor_capacity()) return false;
+    return factor_.factorize(pattern_start_.data(), pattern_rows_.data(), k_start_.data(), k_rows_.data(),
+                             k_values_.data(),
                              transpose_needed ? kt_start_.data() : nullptr, kt_rows_.data(), kt_values_.data());
 }
 
@@ -251,7 +306,7 @@ SubspaceOutcome SubspaceMinimization::step(const pivot_lcp_problem& p, bool symm
         const double objective = quadratic ? quadratic_objective(p, x, w) : 0.0;
         std::copy(x, x + p.n, trial_x_.begin());
         double t = 1.0;
-        for (int trial = 0; trial < 5; ++trial, t *= 0.5) {
+        for (int trial = 0; trial < kPathTrials; ++trial, t *= 0.5) {
             for (uint32_t i = 0; i < p.n; ++i) trial_w_[i] = w[i] + t * a_direction_[i];
             for (int32_t s = 0; s < moving; ++s) trial_x_[moving_[s]] = x[moving_[s]] + t * direction_[moving_[s]];
             // Project: frozen bounds, or the real ones (rows without a

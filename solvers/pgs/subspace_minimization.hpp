@@ -1,22 +1,22 @@
 #pragma once
 // The subspace minimization step that accelerates projected Gauss-Seidel
-// (Silcowitz, Niebe & Erleben 2010, "Interactive rigid body dynamics using a
-// projected Gauss-Seidel subspace minimization method", in Computer Vision,
-// Imaging and Computer Graphics, CCIS 229; GRAPP 2009): after some sweeps the
-// rows strictly between their bounds are taken as the free set F, the others
-// stay where they are, and
+// (PGS-SM: Silcowitz, Niebe & Erleben, "Projected Gauss-Seidel subspace
+// minimization method for interactive rigid body dynamics", GRAPP 2010): after
+// some sweeps the rows strictly between their bounds are taken as the free
+// set F, the others stay where they are, and
 //     A_FF d_F = -w_F        (w = A x + b)
 // gives the point x + d where every free row has w_i = 0. The step is taken
-// along the projected path x(t) = P(x + t d), t = 1, 1/2, ..., 1/16, and kept
-// only if a merit decreased; otherwise x is left as it was.
+// along the projected path x(t) = P(x + t d), t = 1, 1/2, ..., 2^-9, at the
+// first point where a merit decreased (and the natural-map residual stays
+// below a limit the caller gives); otherwise x is left as it was.
 //
 // Two kinds of step:
 //  - frozen: the bounds of friction rows (findex) are frozen at their values
 //    at x, so the problem is a box-constrained QP min 1/2 x'Ax + b'x when A is
-//    symmetric, and the merit is that QP's objective (the face-minimization
-//    step of Moré & Toraldo 1991, "On the solution of large quadratic
-//    programming problems with bound constraints", SIAM J. Optim. 1(1));
-//    for a non-symmetric A the merit is the natural-map residual.
+//    symmetric, and the merit is that QP's objective (the face minimization
+//    with a projected search of Moré & Toraldo 1991, "On the solution of large
+//    quadratic programming problems with bound constraints", SIAM J. Optim.
+//    1(1)); for a non-symmetric A the merit is the natural-map residual.
 //  - coupled: a friction row at a bound whose normal row is free follows its
 //    normal, x_s = c_s x_n with c_s = lo_s or hi_s times sign(x_n), which puts
 //    c_s A(:, s) into column n: the step is the semismooth Newton step of the
@@ -26,9 +26,11 @@
 //    one, so the solver tries it only once the free set has settled; merit:
 //    the natural-map residual with the real bounds.
 //
-// The system is factorized once per distinct active set within a solve
-// (minimum_degree_ordering.hpp, sparse_ldu.hpp); all storage is sized by
-// reserve(), and step() does not allocate.
+// The system (with a tiny proximal term, see kProximalWeight) is factorized
+// without pivoting in a minimum-degree order, reused while the free set
+// changes little, and the factorization is reused as long as the active set
+// does not change (within one solve). All storage is sized by reserve();
+// step() does not allocate.
 #include <cstdint>
 #include <vector>
 
@@ -53,11 +55,14 @@ struct SubspaceOutcome {
 class SubspaceMinimization {
 public:
     // Storage for problems of up to n rows and nnz nonzeros; the factor gets
-    // fill * nnz entries (a free set whose factor needs more is skipped).
+    // fill * nnz + n entries (a free set whose factor needs more than that
+    // for the problem at hand is not minimized).
     void reserve(uint32_t n, uint32_t nnz, double fill);
 
     // A new solve: forget the cached factorization (the matrix may differ).
-    void forget();
+    // fill: the factor's size limit for this solve, in multiples of nnz(A)
+    // (at most what reserve() was given).
+    void forget(double fill);
 
     // One step from x (within its bounds) with w = A x + b. residual: the
     // natural-map residual at x. symmetric: A is symmetric (the QP merit).
@@ -74,7 +79,7 @@ private:
     bool factorize(const pivot_lcp_problem& p, bool transpose_needed);
     void add_column(const pivot_lcp_problem& p, uint32_t column, double scale, int32_t local_column);
 
-    uint32_t n_ = 0;
+    double fill_ = 0.0;
     int32_t free_count_ = 0;
     bool factor_valid_ = false;
     SubspaceKind factor_kind_ = SubspaceKind::frozen;
@@ -100,7 +105,16 @@ private:
     std::vector<int32_t> pattern_start_, pattern_rows_;
     std::vector<double> accumulator_;
     std::vector<int32_t> marker_;
-    std::vector<int32_t> order_;
+    std::vector<int32_t> order_;          // elimination order (local indices)
+
+    // The last minimum-degree order, by row, reused while the free set
+    // changes little (rows that joined are eliminated last).
+    bool ordering_valid_ = false;
+    int32_t ordered_count_ = 0;
+    int64_t ordered_factor_entries_ = 0;  // entries of L with that order when it was computed
+    std::vector<int32_t> ordered_rows_;   // position -> row
+    std::vector<int32_t> ordered_position_;  // row -> position, -1 if not in that order
+    std::vector<int32_t> slot_;           // position -> local index (scratch)
 
     std::vector<double> direction_;    // d (rows), zero outside the moving rows
     std::vector<double> a_direction_;  // A d

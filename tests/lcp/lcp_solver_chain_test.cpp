@@ -67,6 +67,7 @@ TEST_F(SolverChain, NonFiniteResultIsNeverUsed) {
     std::vector<double> x = {1, 2, 3};
     const ChainReport r = chain.solve(p, x, true);
     EXPECT_FALSE(r.solved);
+    EXPECT_FALSE(r.approximate);
     EXPECT_EQ(x, (std::vector<double>{1, 2, 3}));  // the caller's x is untouched
     ASSERT_EQ(r.failures.size(), 1u);
     EXPECT_NE(r.failures[0].find("not a finite number"), std::string::npos) << r.failures[0];
@@ -81,6 +82,11 @@ TEST_F(SolverChain, ResidualAboveAcceptanceIsAFailure) {
     ASSERT_EQ(r.failures.size(), 1u);
     EXPECT_NE(r.failures[0].find("stopped (max_iterations) at natural-map residual"), std::string::npos)
         << r.failures[0];
+    // Its answer is finite and within bounds: kept as the best available,
+    // flagged approximate, with its residual.
+    EXPECT_TRUE(r.approximate);
+    EXPECT_GT(r.residual, 1e-9);
+    ASSERT_EQ(x.size(), 30u);
 }
 
 TEST_F(SolverChain, IncompatiblePairingIsRefusedWithAReason) {

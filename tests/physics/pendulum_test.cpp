@@ -6,21 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "plugin_host/plugin_registry.hpp"
-#include "world/world.hpp"
+#include "first_party_plugins.hpp"
 
 namespace pivot {
 namespace {
 
-PluginRegistry& registry() {
-    static PluginRegistry r;
-    static bool loaded = [] {
-        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
-        return true;
-    }();
-    (void)loaded;
-    return r;
-}
+PluginRegistry& registry() { return test::first_party_plugins(); }
 
 // K(k) by the arithmetic-geometric mean: K = pi / (2 agm(1, sqrt(1 - k^2))).
 double elliptic_k(double k) {

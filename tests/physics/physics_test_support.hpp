@@ -15,32 +15,23 @@
 
 #include <gtest/gtest.h>
 
-#include "plugin_host/plugin_registry.hpp"
-#include "world/world.hpp"
+#include "first_party_plugins.hpp"
 
 namespace pivot::physics_test {
 
 // ---------------------------------------------------------------- plugins and solvers
 
-inline PluginRegistry& registry() {
-    static PluginRegistry r;
-    static bool loaded = [] {
-        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
-        return true;
-    }();
-    (void)loaded;
-    return r;
-}
+inline PluginRegistry& registry() { return test::first_party_plugins(); }
 
 inline bool solver_available(const std::string& id) {
     const PluginRecord* p = registry().find(id);
     return p != nullptr && p->kind == PIVOT_KIND_SOLVER;
 }
 
-// The solver the validation tests run with. The default is the one solver
-// that is complete today; PIVOT_PHYSICS_SOLVER (a full id) overrides it so
-// that the whole suite can be run against another solver without editing.
-constexpr const char* kDefaultSolver = "pivot.solver.lemke";
+// The solver the validation tests run with, the engine's default;
+// PIVOT_PHYSICS_SOLVER (a full id) overrides it so that the whole suite can
+// be run against another solver without editing.
+constexpr const char* kDefaultSolver = "pivot.solver.dantzig";  // the engine's default
 
 inline std::string solver_under_test() {
     const char* env = std::getenv("PIVOT_PHYSICS_SOLVER");

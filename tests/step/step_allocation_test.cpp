@@ -10,8 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "plugin_host/plugin_registry.hpp"
-#include "world/world.hpp"
+#include "first_party_plugins.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -32,35 +31,12 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 namespace pivot {
 namespace {
 
-PluginRegistry& registry() {
-    static PluginRegistry r;
-    static bool loaded = [] {
-        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
-        return true;
-    }();
-    (void)loaded;
-    return r;
-}
+PluginRegistry& registry() { return test::first_party_plugins(); }
 
 // A chain of `links` bodies hanging from the world by spherical joints,
 // released from a horizontal pose so that it swings.
 void build_chain(World& world, int links) {
-    const double length = 0.2;
-    for (int i = 0; i < links; ++i) {
-        BodyDescription b;
-        b.name = "link" + std::to_string(i);
-        b.mass = 0.5;
-        b.inertia = {1e-3, 0, 0, 0, 2e-3, 0, 0, 0, 2e-3};
-        b.position = {(i + 0.5) * length, 0.0, 0.0};
-        world.add_body(b);
-        JointDescription j;
-        j.name = "joint" + std::to_string(i);
-        j.type = "spherical";
-        j.body1 = i == 0 ? "world" : "link" + std::to_string(i - 1);
-        j.body2 = b.name;
-        j.anchor = {i * length, 0.0, 0.0};
-        world.add_joint(j);
-    }
+    test::add_swinging_chain(world, links, 0.2, 0.5, {1e-3, 0, 0, 0, 2e-3, 0, 0, 0, 2e-3});
 }
 
 class StepBySolver : public ::testing::TestWithParam<std::string> {

@@ -50,6 +50,14 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
         set_message(message, "this solver reads the dense matrix, which is missing (or lda < n)");
         return PIVOT_SOLVE_UNSUPPORTED;
     }
+    if (p.n > 0 && p.dense != nullptr && p.lda < p.n) {
+        set_message(message, "the dense matrix has lda = %u < n = %u", p.lda, p.n);
+        return PIVOT_SOLVE_INVALID_PROBLEM;
+    }
+    if (p.n > 0 && p.dense == nullptr && p.col_start == nullptr) {
+        set_message(message, "the problem has neither a dense nor a sparse matrix");
+        return PIVOT_SOLVE_INVALID_PROBLEM;
+    }
     if (need_sparse && p.n > 0 && (p.col_start == nullptr || p.row_index == nullptr || p.values == nullptr)) {
         set_message(message, "this solver reads the sparse (CSC) matrix, which is missing");
         return PIVOT_SOLVE_UNSUPPORTED;
@@ -70,6 +78,10 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
                 set_message(message, "row %u: findex %d is not another row", i, j);
                 return PIVOT_SOLVE_INVALID_PROBLEM;
             }
+            if (p.findex[j] >= 0) {
+                set_message(message, "row %u: findex %d points at a row that has a friction index itself", i, j);
+                return PIVOT_SOLVE_INVALID_PROBLEM;
+            }
             if (!std::isfinite(p.lo[i]) || !std::isfinite(p.hi[i]) || p.lo[i] > 0 || p.hi[i] < 0) {
                 set_message(message, "row %u: friction multipliers [%g, %g] must be finite with lo <= 0 <= hi", i,
                             p.lo[i], p.hi[i]);
@@ -77,7 +89,11 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
             }
         }
     }
-    if (p.dense != nullptr) {
+    // Only the matrix the solver reads is scanned (O(n^2) for a dense one).
+    const bool scan_dense = p.dense != nullptr && (need_dense || !need_sparse);
+    const bool scan_sparse = p.col_start != nullptr && p.row_index != nullptr && p.values != nullptr &&
+                             (need_sparse || !need_dense);
+    if (scan_dense) {
         for (uint32_t j = 0; j < p.n; ++j) {
             for (uint32_t i = 0; i < p.n; ++i) {
                 const double a = p.dense[i + static_cast<size_t>(j) * p.lda];
@@ -88,7 +104,7 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
             }
         }
     }
-    if (p.col_start != nullptr && p.row_index != nullptr && p.values != nullptr) {
+    if (scan_sparse) {
         if (p.col_start[0] != 0 || p.col_start[p.n] != static_cast<int32_t>(p.nnz)) {
             set_message(message, "CSC column pointers do not span the %u nonzeros", p.nnz);
             return PIVOT_SOLVE_INVALID_PROBLEM;
