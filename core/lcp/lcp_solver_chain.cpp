@@ -1,6 +1,8 @@
 #include "lcp/lcp_solver_chain.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -114,6 +116,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
     ChainReport report;
     if (x.size() != problem.n) x.assign(problem.n, 0.0), warm_start = false;
     have_best_ = false;
+    reserve_for(problem);
     for (size_t s = 0; s < stages_.size(); ++s) {
         Stage& stage = stages_[s];
         report.solver_id = stage.id;
@@ -137,6 +140,25 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
                       fmt::join(report.failures, "; "));
     }
     return report;
+}
+
+void LcpSolverChain::reserve_for(const LcpProblem& problem) {
+    // The CSC size a solver will see: the problem's, or the dense matrix's
+    // nonzeros when the chain converts (bounded by n^2).
+    const auto nnz = static_cast<uint32_t>(problem.has_sparse() ? problem.values.size()
+                                                                : std::min<size_t>(problem.dense.size(), UINT32_MAX));
+    for (Stage& stage : stages_) {
+        if (problem.n <= stage.reserved_n && nnz <= stage.reserved_nnz) continue;
+        stage.reserved_n = std::max(stage.reserved_n, problem.n);
+        stage.reserved_nnz = std::max(stage.reserved_nnz, nnz);
+        const auto& f = stage.instance.plugin().solver;
+        if (f.reserve == nullptr) continue;
+        const pivot_status status = f.reserve(stage.instance.handle(), stage.reserved_n, stage.reserved_nnz);
+        if (status != PIVOT_OK && status != PIVOT_WARNING) {
+            logger().warn("{}: reserve({}, {}) failed; it may allocate while solving", describe(stage.instance.plugin()),
+                          stage.reserved_n, stage.reserved_nnz);
+        }
+    }
 }
 
 bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std::vector<double>& start,

@@ -89,7 +89,12 @@ private:
     struct Stage {
         std::string id;
         PluginInstance instance;
+        uint32_t reserved_n = 0;    // sizes given to the solver's reserve()
+        uint32_t reserved_nnz = 0;
     };
+    // Sizes every solver's workspace for `problem` (reserve() of the ABI), so
+    // that solving, and a fallback taking over, allocates nothing later.
+    void reserve_for(const LcpProblem& problem);
     Stage make_stage(const SolverChoice& choice) const;
     // One solver on the problem, with conversions. True when accepted.
     bool attempt(Stage& stage, const LcpProblem& problem, const std::vector<double>& start, bool warm_start,
