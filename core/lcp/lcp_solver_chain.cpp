@@ -40,18 +40,11 @@ const char* status_text(uint32_t status) {
     return "unknown";
 }
 
-// Copies everything but the matrix, which is rebuilt in the form `dense`.
+// The problem with its matrix also in the form the solver reads. Copy
+// assignment reuses the vectors' storage, so this allocates only when the
+// problem grows.
 void convert_matrix(const LcpProblem& from, bool dense, LcpProblem& to) {
-    to.n = from.n;
-    to.b = from.b;
-    to.lo = from.lo;
-    to.hi = from.hi;
-    to.findex = from.findex;
-    to.matrix_properties = from.matrix_properties;
-    to.dense = from.dense;
-    to.col_start = from.col_start;
-    to.row_index = from.row_index;
-    to.values = from.values;
+    to = from;
     if (dense && !to.has_dense()) to.make_dense();
     if (!dense && !to.has_sparse()) to.make_sparse();
 }
@@ -217,16 +210,8 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
     // Friction rows get plain bounds mu_lo |x_n|, mu_hi |x_n| from the
     // current normal impulses; without a warm start the first round is
     // frictionless (bounds 0), which gives the normals to start from.
-    frozen_.n = problem.n;
-    frozen_.dense = problem.dense;
-    frozen_.col_start = problem.col_start;
-    frozen_.row_index = problem.row_index;
-    frozen_.values = problem.values;
-    frozen_.b = problem.b;
-    frozen_.matrix_properties = problem.matrix_properties;
+    frozen_ = problem;
     frozen_.findex.assign(problem.n, -1);
-    frozen_.lo = problem.lo;
-    frozen_.hi = problem.hi;
     const pivot_lcp_problem real = problem.view();
 
     report.iterations = 0;
