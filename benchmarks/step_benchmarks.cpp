@@ -2,6 +2,7 @@
 // spherical joints at h = 1 ms, hanging from the world and released from a
 // horizontal pose (so the problem changes every step), with each solver.
 // Time per step; counters: rows, solver iterations, largest joint error.
+#include <array>
 #include <string>
 
 #include <benchmark/benchmark.h>
@@ -27,10 +28,17 @@ void chain(benchmark::State& state, const std::string& solver) {
     for (int i = 0; i < 10; ++i) world.step();  // warm-up: sizing, first solves
     double max_error = 0.0;
     uint64_t iterations = 0;
+    std::array<double, static_cast<size_t>(StepStage::count)> stage_total{};
     for (auto _ : state) {
         world.step();
         max_error = std::max(max_error, world.statistics().max_joint_error);
         iterations += world.statistics().solver_iterations;
+        for (size_t k = 0; k < stage_total.size(); ++k) stage_total[k] += world.statistics().stage_seconds[k];
+    }
+    // Mean time per stage, in microseconds.
+    for (size_t k = 0; k < stage_total.size(); ++k) {
+        state.counters[std::string("us_") + step_stage_name(static_cast<StepStage>(k))] =
+            1e6 * stage_total[k] / static_cast<double>(state.iterations());
     }
     state.counters["rows"] = world.statistics().rows;
     state.counters["iterations_per_step"] =

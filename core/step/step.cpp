@@ -1,8 +1,35 @@
 // One step of a world: the pipeline, stage by stage (ARCHITECTURE.md
 // section 2). Each stage is a file of core/step/.
+#include <chrono>
+
 #include "step/step_stages.hpp"
 
 namespace pivot {
+
+namespace {
+
+// Times one stage of a step into the statistics (no allocation).
+class StageTimer {
+public:
+    explicit StageTimer(StepStatistics& statistics) : statistics_(statistics), last_(Clock::now()) {}
+    void done(StepStage stage) {
+        const auto now = Clock::now();
+        statistics_.stage_seconds[static_cast<size_t>(stage)] = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    StepStatistics& statistics_;
+    Clock::time_point last_;
+};
+
+}  // namespace
+
+const char* step_stage_name(StepStage stage) {
+    static const char* const names[] = {"dynamics", "frames", "rows", "islands", "solve", "integrate", "reports"};
+    return stage < StepStage::count ? names[static_cast<size_t>(stage)] : "unknown";
+}
 
 void World::step() {
     if (!scratch_) {
@@ -11,13 +38,21 @@ void World::step() {
     }
     StepScratch& s = *scratch_;
     s.statistics = StepStatistics{};
+    StageTimer timer(s.statistics);
     compute_element_dynamics(model_, state_, s);  // M, f, v* = v + h M^-1 f
+    timer.done(StepStage::dynamics);
     compute_joint_frames(model_, state_, s);      // joint frames: pose, twist, Jacobian
+    timer.done(StepStage::frames);
     collect_joint_rows(model_, s);                // rows J, phi, c, bounds; M^-1 J^T
+    timer.done(StepStage::rows);
     find_islands(model_, s);                      // independent groups of rows
-    solve_islands(model_, state_, *solver_, s);   // z per island; v+ = v* + M^-1 J^T z
+    timer.done(StepStage::islands);
+    solve_islands(model_, state_, *solver_, s);   // assemble and solve per island; v+ = v* + M^-1 J^T z
+    timer.done(StepStage::solve);
     integrate_positions(model_, state_, s);       // q+ = q + h N v+; commit the state
+    timer.done(StepStage::integrate);
     report_joints(model_, state_, s);             // reactions, position errors
+    timer.done(StepStage::reports);
     s.statistics.islands = s.island_count;
     s.statistics.rows = static_cast<uint32_t>(s.rows.size());
 }

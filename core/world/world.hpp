@@ -66,7 +66,13 @@ struct JointReaction {
     double position_error = 0.0;     // largest |violation| of its equality rows (m or rad)
 };
 
+// The stages of a step, in order (core/step/step.cpp), for timing.
+enum class StepStage : uint32_t { dynamics, frames, rows, islands, solve, integrate, reports, count };
+const char* step_stage_name(StepStage stage);
+
 struct StepStatistics {
+    // Wall time of each stage in the last step (s), indexed by StepStage.
+    std::array<double, static_cast<size_t>(StepStage::count)> stage_seconds{};
     uint32_t islands = 0;
     uint32_t rows = 0;
     uint32_t solver_failures = 0;  // islands no solver solved to the acceptance threshold (the
