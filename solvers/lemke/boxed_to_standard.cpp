@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pivot::lemke {
 
@@ -17,6 +18,13 @@ using ConstVector = Eigen::Map<const Eigen::VectorXd>;
 // a condition number of about 1e10 the eliminated x_F would lose more than
 // six of its sixteen digits to the elimination.
 constexpr double kFreeBlockSingular = 1e-10;
+
+// Rank-revealing elimination of a singular A_FF: a free row whose Schur
+// pivot is at most this fraction of its A_ii depends on the rows eliminated
+// before it (the Dantzig solver's default singular_pivot_ratio). Rows of
+// redundant joints reach about 1e-16 A_ii; independent rows of a
+// well-posed block stay far above.
+constexpr double kFreeRowDependent = 1e-10;
 
 }  // namespace
 
@@ -78,11 +86,104 @@ bool BoxedToStandard::eliminate_free_rows(Index f, Index kept, Index ld) {
     return true;
 }
 
+Index BoxedToStandard::drop_dependent_free_rows(Index f) {
+    const pivot_lcp_problem& p = *p_;
+    const ConstMatrix a(p.dense, p.n, p.n, Eigen::OuterStride<>(p.lda));
+    // Rows F of [A_FF A_FN] (f x (f + kept)), reduced in place: after the
+    // steps so far, a remaining row holds its Schur complement row against
+    // the rows eliminated. M's storage (4 n^2 >= f (f + kept)) is free until
+    // the standard LCP is written.
+    Index kept = 0;
+    for (Index i = 0; i < p.n; ++i) {
+        if (kind_[i] != RowKind::fixed && kind_[i] != RowKind::free_row) ++kept;
+    }
+    const Index cols = f + kept;
+    Matrix work(m_storage_.data(), f, cols, Eigen::OuterStride<>(f));
+    double max_diag = 0.0;
+    for (Index i = 0; i < f; ++i) max_diag = std::max(max_diag, std::abs(a(free_rows_[i], free_rows_[i])));
+    // Column j's scale: |A_jj|, floored so that a zero diagonal does not make
+    // rounding look significant.
+    double* scale = free_shift_.data();  // f + kept <= n entries; h is computed later
+    const double floor = std::numeric_limits<double>::epsilon() * max_diag;
+    for (Index j = 0; j < cols; ++j) {
+        const Index col = j < f ? free_rows_[j] : kept_rows_[j - f];
+        scale[j] = std::max(std::abs(a(col, col)), floor);
+        for (Index i = 0; i < f; ++i) work(i, j) = a(free_rows_[i], col);
+    }
+    if (!(max_diag > 0.0) || !std::isfinite(max_diag)) return -1;
+    // pivoted[i]: row i of F was a pivot (independent). free_swaps_
+    // serves as the flag array (n ints).
+    int* pivoted = free_swaps_.data();
+    std::fill(pivoted, pivoted + f, 0);
+    Index rank = 0;
+    for (;;) {
+        Index pivot = -1;
+        double best = 0.0;
+        for (Index i = 0; i < f; ++i) {
+            if (pivoted[i] != 0) continue;
+            const double d = std::abs(work(i, i));
+            if (d > kFreeRowDependent * scale[i] && d > best) {
+                best = d;
+                pivot = i;
+            }
+        }
+        if (pivot < 0) break;
+        pivoted[pivot] = 1;
+        ++rank;
+        const double pivot_value = work(pivot, pivot);
+        for (Index i = 0; i < f; ++i) {
+            if (pivoted[i] != 0) continue;
+            const double factor = work(i, pivot) / pivot_value;
+            if (factor != 0.0) work.row(i) -= factor * work.row(pivot);
+        }
+    }
+    if (rank == f) return f;
+    // A dependent row must be dependent on all of its row, on N too (for a
+    // symmetric positive semidefinite A that follows from its small pivot):
+    // then its w_i no longer depends on x, and b decides whether w_i = 0.
+    for (Index i = 0; i < f; ++i) {
+        if (pivoted[i] != 0) continue;
+        for (Index j = 0; j < cols; ++j) {
+            if (j < f && pivoted[j] != 0) continue;  // eliminated columns are zero
+            const double bound = std::sqrt(kFreeRowDependent * scale[i] * scale[j]);
+            if (!(std::abs(work(i, j)) <= bound)) return -1;
+        }
+    }
+    Index kept_free = 0;
+    for (Index i = 0; i < f; ++i) {
+        const Index row = free_rows_[i];
+        if (pivoted[i] != 0) {
+            free_rows_[kept_free++] = row;
+        } else {
+            kind_[row] = RowKind::dropped_free_row;
+        }
+    }
+    return kept_free;
+}
+
+double BoxedToStandard::dropped_row_violation(const double* w, Index* row) const {
+    double worst = 0.0;
+    Index worst_row = -1;
+    if (dropped_free_ > 0) {
+        for (Index i = 0; i < p_->n; ++i) {
+            if (kind_[i] != RowKind::dropped_free_row) continue;
+            const double v = std::abs(w[i]);
+            if (worst_row < 0 || !(v <= worst)) {
+                worst = v;
+                worst_row = i;
+            }
+        }
+    }
+    if (row != nullptr) *row = worst_row;
+    return worst;
+}
+
 void BoxedToStandard::build(const pivot_lcp_problem& p) {
     p_ = &p;
     const Index n = p.n;
     eliminated_free_ = 0;
     doubled_free_ = 0;
+    dropped_free_ = 0;
     const ConstMatrix a(p.dense, n, n, Eigen::OuterStride<>(p.lda));
 
     bool only_lower = true;
@@ -146,14 +247,33 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
     for (Index pos = 0; pos < kept; ++pos) box_count += kind_[kept_rows_[pos]] == RowKind::box ? 1 : 0;
     for (Index pos = 0; pos < kept; ++pos) kept_rhs_[pos] = rhs_[kept_rows_[pos]];
 
-    bool eliminated = false;
+    bool eliminated = false;  // S (the Schur complement) is in M's storage
     if (free_count > 0) {
         // With the free rows eliminated, the standard LCP has one primary
         // per kept row and one multiplier per boxed row.
         eliminated = eliminate_free_rows(free_count, kept, kept + box_count);
-        eliminated_free_ = eliminated ? free_count : 0;
+        bool reduced = eliminated;
         if (!eliminated) {
-            // A_FF singular: double the free rows (they join N).
+            // A_FF singular (redundant joints): keep its independent rows.
+            const Index independent = drop_dependent_free_rows(free_count);
+            if (independent >= 0 && independent < free_count) {
+                eliminated = independent > 0 && eliminate_free_rows(independent, kept, kept + box_count);
+                reduced = eliminated || independent == 0;
+                if (reduced) {
+                    dropped_free_ = free_count - independent;
+                    free_count = independent;
+                } else {
+                    // A_RR still singular: undo, the free rows are doubled.
+                    for (Index i = 0; i < n; ++i) {
+                        if (kind_[i] == RowKind::dropped_free_row) kind_[i] = RowKind::free_row;
+                    }
+                }
+            }
+        }
+        eliminated_free_ = eliminated ? free_count : 0;
+        if (!reduced) {
+            // A_FF singular without a reliable split: double the free rows
+            // (they join N).
             doubled_free_ = free_count;
             kept = 0;
             for (Index i = 0; i < n; ++i) {
@@ -241,6 +361,7 @@ void BoxedToStandard::map_back(const double* y, double* x) {
     Index kept = 0;
     for (Index i = 0; i < n; ++i) {
         if (kind_[i] == RowKind::fixed) x[i] = p.lo[i];
+        if (kind_[i] == RowKind::dropped_free_row) x[i] = 0.0;
     }
     // Positions are 0..kept-1 (every kept row has a primary at its position).
     for (Index k = 0; k < size; ++k) kept = std::max(kept, var_position_[k] + 1);

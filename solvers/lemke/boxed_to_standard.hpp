@@ -32,9 +32,20 @@
 //        w_N = S x_N + b_N - A_NF A_FF^-1 b_F,   S = A_NN - A_NF A_FF^-1 A_FN,
 //    which is well posed exactly when A_FF is nonsingular (for A positive
 //    definite it is, and S is positive definite again). When A_FF is
-//    singular to working precision (a singular pivot in its LU), each free
-//    row is doubled instead: x_i = p_i - m_i, p_i complementary to w_i >= 0,
-//    m_i to -w_i >= 0, which forces w_i = 0.
+//    singular to working precision (a singular pivot in its LU), as with
+//    redundant bilateral joints, a rank-revealing elimination (Gaussian
+//    elimination with symmetric diagonal pivoting: the largest remaining
+//    Schur diagonal first) finds independent free rows R; a row whose Schur
+//    pivot falls below kFreeRowDependent times its A_ii (the Dantzig
+//    solver's singular_pivot_ratio) is dependent: its x_i is set to 0 and
+//    its equation w_i = 0 is not imposed but holds when b is consistent;
+//    after the solve its |w_i| is part of the residual, and an inconsistent
+//    one is reported (infeasible), never hidden. F is then replaced by R
+//    above. Only when that does not leave a well-conditioned A_RR with a
+//    negligible Schur block on the dependent rows (possible for
+//    non-symmetric or indefinite A_FF) is each free row doubled instead:
+//    x_i = p_i - m_i, p_i complementary to w_i >= 0, m_i to -w_i >= 0, which
+//    forces w_i = 0 (feasible only for b exactly in A's range).
 //
 // With all this, x_N = c + P y for a vector c (l_i, u_i or 0) and a matrix P
 // with one entry +-1 per primary variable (s_i, p_i: +1; upper-only s_i and
@@ -78,12 +89,23 @@ public:
     // Free rows eliminated by the Schur complement / doubled, last build.
     Index eliminated_free_rows() const { return eliminated_free_; }
     Index doubled_free_rows() const { return doubled_free_; }
+    // Free rows found dependent (x_i = 0, w_i = 0 not imposed), last build.
+    Index dropped_free_rows() const { return dropped_free_; }
+    // The largest |w_i| over the dropped free rows and its row (w = A x + b
+    // of the original problem); 0 and -1 when none were dropped.
+    double dropped_row_violation(const double* w, Index* row) const;
 
     // x (p.n doubles) from a point y (size() doubles) of the standard LCP.
     void map_back(const double* y, double* x);
 
 private:
-    enum class RowKind : uint8_t { fixed, lower, upper, box, free_row };
+    enum class RowKind : uint8_t { fixed, lower, upper, box, free_row, dropped_free_row };
+    // Rank-revealing elimination of A_FF (f free rows in free_rows_): keeps
+    // the independent rows in free_rows_ (in their original order), marks
+    // the others dropped_free_row and returns the number kept; returns f
+    // (changing nothing) when A_FF has full rank, 0 when no reliable split
+    // exists (then free_rows_ is unchanged too).
+    Index drop_dependent_free_rows(Index f);
     // Schur complement of the f free rows against the `kept` rows N: S into
     // M's storage (leading dimension ld), G, h and b_N'. False when A_FF is
     // singular to working precision.
@@ -94,6 +116,7 @@ private:
     MatrixView m_;
     Index eliminated_free_ = 0;
     Index doubled_free_ = 0;
+    Index dropped_free_ = 0;
 
     std::vector<RowKind> kind_;        // n
     std::vector<Index> kept_rows_;     // N: the original row at each position (n)

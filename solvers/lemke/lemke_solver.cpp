@@ -143,6 +143,19 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
             residual = evaluate();
             if (residual <= tolerance_) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, pivots, residual, clock.seconds());
             if (residual == HUGE_VAL) residual = zero_output();
+            Index dropped_row = -1;
+            const double violation = transform_.dropped_row_violation(wx, &dropped_row);
+            if (dropped_row >= 0 && violation > tolerance_) {
+                // Redundant equality rows asking for inconsistent velocities:
+                // no x satisfies them all (x is the least violating point
+                // Lemke's method found with the dependent rows' x_i = 0).
+                sdk::set_message(report->message,
+                                 "%u of the free (equality) rows depend on the others, and their right-hand side "
+                                 "is inconsistent: row %u keeps |w| = %.3g > tolerance %.3g (residual %.3g)",
+                                 static_cast<unsigned>(transform_.dropped_free_rows()),
+                                 static_cast<unsigned>(dropped_row), violation, tolerance_, residual);
+                return sdk::finish(report, PIVOT_SOLVE_INFEASIBLE, pivots, residual, clock.seconds());
+            }
             sdk::set_message(report->message,
                              "Lemke's method ended at a complementary basis after %u pivots, but its solution has "
                              "residual %.3g > tolerance %.3g after iterative refinement (ill-conditioned basis)",

@@ -232,7 +232,7 @@ TEST(SliderCrank, RedundantPlanarLoopMovesLikeTheNonRedundantOneWithPgs) { check
 // a rank-revealing (pivoted) factorization of A_FF and drop the dependent
 // rows (their w_i is then satisfied in the least-squares sense), as the
 // Dantzig solver's singular_pivot_ratio does, instead of doubling them.
-TEST(SliderCrank, DISABLED_RedundantPlanarLoopMovesLikeTheNonRedundantOneWithLemke) {
+TEST(SliderCrank, RedundantPlanarLoopMovesLikeTheNonRedundantOneWithLemke) {
     check_redundant_loop("pivot.solver.lemke");
 }
 

@@ -531,6 +531,31 @@ TEST(DantzigWarmStart, FromTheSolutionNeedsNoPivots) {
     }
 }
 
+// Regression: with tolerance 1e-8 the cold solve ends at a residual of
+// ~6e-12, yet a warm start from that solution took ~1364 pivots on
+// lcp_nc333_fric (0 at the default 1e-10): a looser tolerance must never
+// make a warm start from a solution slower.
+TEST(DantzigWarmStart, FromTheSolutionNeedsNoPivotsAtALooserTolerance) {
+    for (const double tolerance : {1e-8, 1e-9, 1e-10}) {
+        PluginInstance solver = test::make_solver(kDantzig, {{"tolerance", tolerance}});
+        for (const char* name : {"lcp_nc333_fric.txt", "lcp_nc200_fric.txt", "lcp_nc333_normal.txt"}) {
+            const LcpProblem p = bench(name);
+            const test::Solution cold = solve_cold(solver, p);
+            ASSERT_TRUE(cold.result.ok()) << cold.result.message;
+            ASSERT_EQ(cold.report.status, PIVOT_SOLVE_CONVERGED) << name << ": " << cold.report.message;
+            const test::Solution warm = test::solve(solver, p, &cold.x);
+            ASSERT_TRUE(warm.result.ok()) << warm.result.message;
+            EXPECT_EQ(warm.report.status, PIVOT_SOLVE_CONVERGED) << warm.report.message;
+            EXPECT_LE(warm.result.residual, std::max(tolerance, 1e-12) + 1e-12) << name;
+            std::printf("tolerance %.0e, %s: cold %u pivots (residual %.2e, %.2f ms), warm %u pivots (residual "
+                        "%.2e, %.3f ms)\n",
+                        tolerance, name, cold.report.iterations, cold.result.residual, 1e3 * cold.report.time_seconds,
+                        warm.report.iterations, warm.result.residual, 1e3 * warm.report.time_seconds);
+            EXPECT_LE(warm.report.iterations, 3u) << name << " at tolerance " << tolerance;
+        }
+    }
+}
+
 TEST(DantzigWarmStart, FromAPerturbedProblem) {
     PluginInstance solver = test::make_solver(kDantzig);
     LcpProblem p = bench("lcp_nc200_fric.txt");

@@ -656,19 +656,89 @@ TEST(LemkeSolver, CoupledBoxedProblemsMatchEnumeration) {
     EXPECT_GT(states_seen["-0.500000,0.800000:upper"], 0);
 }
 
-TEST(LemkeSolver, FreeRowsWithASingularBlockAreDoubled) {
+TEST(LemkeSolver, FreeRowsWithASingularBlockKeepTheirIndependentRows) {
     // Rows 0 and 1 free with A_FF = [1 1; 1 1] singular: the Schur
-    // complement does not exist, so the free rows are doubled (x = p - m).
-    // A = [1 1 0; 1 1 0; 0 0 1] is positive semidefinite and b = (-1, -1, 1)
-    // is consistent: the solutions are x0 + x1 = 1, x2 = 0.
+    // complement of A_FF does not exist; the rank-revealing elimination keeps
+    // row 0 and drops row 1 (x1 = 0, its w1 = 0 holds because b is
+    // consistent). A = [1 1 0; 1 1 0; 0 0 1] is positive semidefinite and
+    // b = (-1, -1, 1): the solutions are x0 + x1 = 1, x2 = 0.
     PluginInstance solver = test::make_solver(kLemke);
     const LcpProblem p = boxed_from_rows(3, {1, 1, 0, 1, 1, 0, 0, 0, 1}, {-1.0, -1.0, 1.0}, {-kInf, -kInf, 0.0},
                                          {kInf, kInf, kInf});
     test::Solution s = test::solve(solver, p);
     ASSERT_TRUE(s.result.ok()) << s.result.message;
     EXPECT_NEAR(s.x[0] + s.x[1], 1.0, 1e-15);
+    EXPECT_EQ(s.x[1], 0.0);
     EXPECT_EQ(s.x[2], 0.0);
     EXPECT_LE(s.result.residual, 1e-15);
+}
+
+// Regression (the redundant slider-crank of tests/physics): two identical
+// bilateral rows, as two joints constraining the same direction, coupled to
+// a contact. The free rows used to be doubled (x = p - m), an LCP solvable
+// only for b exactly in A's range: off by rounding, Lemke's method ended in
+// ray termination. Now the dependent row is dropped (x1 = 0) and its
+// equation checked afterwards.
+TEST(LemkeSolver, IdenticalBilateralRowsAreSolvedOrReportedInconsistent) {
+    PluginInstance solver = test::make_solver(kLemke);
+    const std::vector<double> rows = {2, 2, 1, 2, 2, 1, 1, 1, 2};
+    const std::vector<double> lo = {-kInf, -kInf, 0.0};
+    const std::vector<double> hi = {kInf, kInf, kInf};
+    // With t = x0 + x1: w0 = w1 = 2 t + x2 + b0, w2 = t + 2 x2 + b2.
+    struct Case {
+        double b1_offset;  // b1 - b0: 0 exact, 1e-14 rounding
+        double b2;
+        double t;   // expected x0 + x1
+        double x2;  // expected contact impulse
+    };
+    for (const Case& c : {Case{0.0, 1.0, 1.0, 0.0}, Case{0.0, -4.0, 0.0, 2.0}, Case{1e-14, 1.0, 1.0, 0.0},
+                          Case{-1e-14, -4.0, 0.0, 2.0}}) {
+        const LcpProblem p = boxed_from_rows(3, rows, {-2.0, -2.0 + c.b1_offset, c.b2}, lo, hi);
+        const test::Solution s = test::solve(solver, p);
+        const std::string label = "b1 - b0 = " + std::to_string(c.b1_offset) + ", b2 = " + std::to_string(c.b2);
+        ASSERT_TRUE(s.result.ok()) << label << ": " << s.result.message;
+        EXPECT_EQ(s.report.status, PIVOT_SOLVE_CONVERGED) << label << ": " << s.report.message;
+        EXPECT_NEAR(s.x[0] + s.x[1], c.t, 1e-13) << label;
+        EXPECT_NEAR(s.x[2], c.x2, 1e-13) << label;
+        EXPECT_EQ(s.x[1], 0.0) << label;  // the dependent row's impulse
+        EXPECT_LE(s.result.residual, 1e-13) << label;
+        EXPECT_NEAR(s.report.residual, s.result.residual, 1e-15) << label;
+    }
+    // Inconsistent: the two rows ask for different velocities (b0 = -2,
+    // b1 = -1). No x has w0 = w1 = 0; the best Lemke finds leaves |w1| = 1,
+    // and it must say so, not return it as a solution.
+    for (const double b2 : {1.0, -4.0}) {
+        const LcpProblem p = boxed_from_rows(3, rows, {-2.0, -1.0, b2}, lo, hi);
+        const test::Solution s = test::solve(solver, p);
+        EXPECT_FALSE(s.result.ok()) << "b2 = " << b2;
+        EXPECT_EQ(s.report.status, PIVOT_SOLVE_INFEASIBLE) << s.report.message;
+        EXPECT_NEAR(s.report.residual, 1.0, 1e-12);
+        EXPECT_NE(std::string(s.report.message).find("inconsistent"), std::string::npos) << s.report.message;
+    }
+}
+
+TEST(LemkeSolver, DependentFreeRowCoupledToTheOthersIsDoubled) {
+    // Row 0 free with A_00 = 0 but a non-symmetric coupling to row 1
+    // (w0 = x1 + b0): not redundant, its equation fixes x1 = -b0, so it
+    // cannot be dropped; the rank-revealing elimination sees the coupling
+    // and the free row is doubled as before. Row 1 standard:
+    // w1 = -x0 + x1 + b1 = 0 with x1 = 2 > 0 gives x0 = 3.
+    PluginInstance solver = test::make_solver(kLemke);
+    const LcpProblem p = boxed_from_rows(2, {0, 1, -1, 1}, {-2.0, 1.0}, {-kInf, 0.0}, {kInf, kInf});
+    const test::Solution s = test::solve(solver, p);
+    ASSERT_TRUE(s.result.ok()) << s.result.message;
+    EXPECT_NEAR(s.x[0], 3.0, 1e-13);
+    EXPECT_NEAR(s.x[1], 2.0, 1e-13);
+    // The same with a second, regular free row first (x0 = 1): row 1's
+    // Schur pivot is 0, but its row still couples to row 2 (w1 = x2 - 2),
+    // so dropping it would be wrong. w2 = -x1 + x2 + 1 = 0: x1 = 3.
+    const LcpProblem q = boxed_from_rows(3, {1, 0, 0, 0, 0, 1, 0, -1, 1}, {-1.0, -2.0, 1.0}, {-kInf, -kInf, 0.0},
+                                         {kInf, kInf, kInf});
+    const test::Solution t = test::solve(solver, q);
+    ASSERT_TRUE(t.result.ok()) << t.result.message;
+    EXPECT_NEAR(t.x[0], 1.0, 1e-13);
+    EXPECT_NEAR(t.x[1], 3.0, 1e-13);
+    EXPECT_NEAR(t.x[2], 2.0, 1e-13);
 }
 
 TEST(LemkeSolver, FreeRowsWithANonSymmetricCoupling) {
