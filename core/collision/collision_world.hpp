@@ -1,0 +1,47 @@
+// CollisionWorld: the shapes of a scene, placed each step from the body
+// poses, broadphase then narrowphase, contacts out. Plain data in and out; no
+// dependency on the engine's World. Every vector (instances, AABBs, pairs,
+// contacts) is kept between calls: after the first call nothing is allocated
+// while the counts do not grow.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/broadphase.hpp"
+#include "collision/narrowphase.hpp"
+#include "collision/shapes.hpp"
+
+namespace pivot::collision {
+
+struct CollisionSettings {
+    // Speculative margin (m): contacts with a gap up to this are reported
+    // (depth >= -margin); also the AABB growth of the broadphase.
+    double margin = 0.01;
+};
+
+class CollisionWorld {
+public:
+    // Returns the shape's index (keys its contact ids).
+    std::uint32_t add_shape(const Shape& shape);
+    std::size_t shape_count() const { return instances_.size(); }
+    const Shape& shape(std::uint32_t index) const { return instances_[index].shape; }
+
+    Broadphase& broadphase() { return broadphase_; }
+
+    // Places every shape (body_poses indexed by body; static shapes, and
+    // shapes whose body index is outside body_poses, use their local pose as
+    // world pose), finds the pairs, and their contacts: pairs in sorted
+    // order, each pair's contacts contiguous, so the output is deterministic.
+    const ContactBuffer& detect(const std::vector<Pose>& body_poses, const CollisionSettings& settings);
+
+    const std::vector<ShapeInstance>& instances() const { return instances_; }
+    const ContactBuffer& contacts() const { return contacts_; }
+
+private:
+    std::vector<ShapeInstance> instances_;
+    Broadphase broadphase_;
+    ContactBuffer contacts_;
+};
+
+}  // namespace pivot::collision
