@@ -27,6 +27,25 @@ void integrate_positions(const WorldModel& model, WorldState& state, StepScratch
     state.q.swap(s.q_next);
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);
+    // Contacts by id, sorted, for the next step's lookups.
+    const auto contacts = static_cast<uint32_t>(s.next_contact_ids.size());
+    s.contact_order.resize(contacts);
+    for (uint32_t i = 0; i < contacts; ++i) s.contact_order[i] = i;
+    std::sort(s.contact_order.begin(), s.contact_order.end(),
+              [&](uint32_t a, uint32_t b) { return s.next_contact_ids[a] < s.next_contact_ids[b]; });
+    constexpr uint32_t kRows = WorldState::kMaxContactRows;
+    constexpr uint32_t kState = WorldState::kMaxContactState;
+    state.contact_ids.resize(contacts);
+    state.contact_impulses.resize(static_cast<size_t>(contacts) * kRows);
+    state.contact_state.resize(static_cast<size_t>(contacts) * kState);
+    for (uint32_t k = 0; k < contacts; ++k) {
+        const uint32_t i = s.contact_order[k];
+        state.contact_ids[k] = s.next_contact_ids[i];
+        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, kRows,
+                    state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
+        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, kState,
+                    state.contact_state.data() + static_cast<size_t>(k) * kState);
+    }
     state.time += h;
 }
 

@@ -75,6 +75,23 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.problems.reserve(elements);
     s.x.reserve(max_rows_total);
     s.reactions.assign(joints, JointReaction{});
+
+    // Contacts: the collision world of the model's shapes; bodies joined by
+    // a joint do not collide with each other.
+    s.collision = collision::CollisionWorld();
+    for (const collision::Shape& shape : model.shapes) s.collision.add_shape(shape);
+    std::vector<std::pair<int32_t, int32_t>> jointed;
+    for (const JointRecord& joint : model.joints) {
+        if (joint.frame1.element != Attachment::kWorld && joint.frame2.element != Attachment::kWorld) {
+            jointed.emplace_back(static_cast<int32_t>(joint.frame1.element), static_cast<int32_t>(joint.frame2.element));
+        }
+    }
+    s.collision.broadphase().set_excluded_body_pairs(jointed);
+    s.body_poses.assign(elements, collision::Pose{});
+    s.group_contact_points.assign(model.element_groups.size(), {});
+    s.friction_batches.assign(model.friction_instances.size(), {});
+    s.body_of_element.assign(elements, -1);
+    for (uint32_t b = 0; b < model.bodies.size(); ++b) s.body_of_element[model.bodies[b].element] = static_cast<int32_t>(b);
 }
 
 }  // namespace pivot

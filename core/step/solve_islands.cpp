@@ -138,6 +138,12 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
         s.x.resize(p.n);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
+            if (row.contact >= 0) {
+                // Looked up by contact id in the contact stage.
+                s.x[k] = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
+                                                 row.slot];
+                continue;
+            }
             const JointGroup& jg = model.joint_groups[row.joint_group];
             s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
@@ -159,8 +165,13 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
         s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
-            const JointGroup& jg = model.joint_groups[row.joint_group];
-            s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = s.x[k];
+            if (row.contact >= 0) {
+                s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows + row.slot] =
+                    s.x[k];
+            } else {
+                const JointGroup& jg = model.joint_groups[row.joint_group];
+                s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = s.x[k];
+            }
             for (uint32_t b = 0; b < row.block_count; ++b) {
                 const uint32_t e = row.blocks[b].element;
                 const double* w = s.response.data() + row.blocks[b].offset;

@@ -27,12 +27,14 @@ private:
 }  // namespace
 
 const char* step_stage_name(StepStage stage) {
-    static const char* const names[] = {"dynamics", "frames", "rows", "islands", "solve", "integrate", "reports"};
+    static const char* const names[] = {"dynamics", "frames",    "rows",      "contacts",
+                                        "islands",  "solve",     "integrate", "reports"};
     return stage < StepStage::count ? names[static_cast<size_t>(stage)] : "unknown";
 }
 
 void World::step() {
     if (!scratch_) {
+        if (!model_.shapes.empty() && model_.material_pairs.empty()) rebuild_material_pairs();
         scratch_ = std::make_unique<StepScratch>();
         prepare_step(model_, *scratch_);
     }
@@ -45,6 +47,8 @@ void World::step() {
     timer.done(StepStage::frames);
     collect_joint_rows(model_, s);                // rows J, phi, c, bounds; M^-1 J^T
     timer.done(StepStage::rows);
+    collect_contact_rows(model_, state_, s);      // collision, friction models: contact rows, impulses
+    timer.done(StepStage::contacts);
     find_islands(model_, s);                      // independent groups of rows
     timer.done(StepStage::islands);
     solve_islands(model_, state_, *solver_, s);   // assemble and solve per island; v+ = v* + M^-1 J^T z

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collision/collision_world.hpp"
 #include "lcp/lcp_problem.hpp"
 #include "world/world.hpp"
 
@@ -23,9 +24,10 @@ struct ProblemRow {
     int32_t findex = -1;     // global row index, or -1
     uint32_t block_count = 0;
     RowBlock blocks[2];
+    int32_t contact = -1;    // contact index of this step, or -1 for a joint row
     uint32_t joint_group = 0;
     uint32_t member = 0;     // joint within its group
-    uint32_t slot = 0;       // row within the joint: where its impulse is kept
+    uint32_t slot = 0;       // row within the joint (or contact): where its impulse is kept
     uint32_t island = 0;
     uint32_t index_in_island = 0;
 };
@@ -80,6 +82,42 @@ struct StepScratch {
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv
     std::vector<double> q_next;  // model.nq
+
+    // Contacts of this step.
+    collision::CollisionWorld collision;
+    std::vector<collision::Pose> body_poses;  // per element
+    struct ContactPoint {
+        uint32_t shape_a, shape_b;
+        int32_t element[2];     // moving element on side 0 (shape a) / 1 (shape b), or -1
+        uint32_t pair;          // index into WorldModel::material_pairs
+        uint32_t jacobian[2];   // offset of the 6 x nv point Jacobian per side in contact_jacobian
+        uint32_t first_row;     // its rows in friction scratch (instance order), see below
+    };
+    std::vector<ContactPoint> contact_points;
+    std::vector<double> contact_jacobian;
+    struct GroupContactPoints {  // per element group: points asked of material_frames
+        std::vector<pivot_material_point> points;
+        std::vector<uint32_t> owner;  // contact * 2 + side
+        std::vector<double> poses, twists, jacobians;
+    };
+    std::vector<GroupContactPoints> group_contact_points;
+    struct FrictionBatch {  // per friction instance: its contacts this step
+        std::vector<uint32_t> contacts;  // contact indices
+        std::vector<pivot_contact_point> input;
+        std::vector<pivot_row> rows;
+        std::vector<double> directions, coupling, impulses, state;
+        std::vector<uint32_t> row_counts;
+    };
+    std::vector<FrictionBatch> friction_batches;
+    std::vector<double> contact_twists;        // per contact: twist of the point at v* on side 0, then side 1 (12)
+    std::vector<double> contact_twists_start;  // the same at the step's start velocity v
+    std::vector<int32_t> body_of_element;  // body index of each element (for reports)
+    // Next step's warm start and friction state, by contact id (sorted at the end of the step).
+    std::vector<uint64_t> next_contact_ids;
+    std::vector<double> next_contact_impulses;
+    std::vector<double> next_contact_state;
+    std::vector<uint32_t> contact_order;
+    std::vector<ContactReport> contact_reports;
 
     StepStatistics statistics;
     std::vector<JointReaction> reactions;  // per joint

@@ -21,6 +21,10 @@ void compute_joint_frames(const WorldModel& model, const WorldState& state, Step
 // joint_rows.cpp: rows of every joint, chained to element velocities.
 void collect_joint_rows(const WorldModel& model, StepScratch& scratch);
 
+// contact_rows.cpp: collision detection, contact points, the friction
+// models' rows (chained to element velocities) and explicit impulses (into v*).
+void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
 // islands.cpp: elements coupled by rows are solved together.
 void find_islands(const WorldModel& model, StepScratch& scratch);
 

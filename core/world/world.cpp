@@ -89,6 +89,125 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);
+    // The material "default" always exists (SCENE_FORMAT.md); its friction
+    // plugin is looked up only when something collides.
+    MaterialDescription standard;
+    standard.name = "default";
+    model_.materials.push_back(standard);
+}
+
+void World::add_material(const MaterialDescription& material) {
+    const std::string where = fmt::format("material '{}'", material.name);
+    if (material.name.empty()) throw Error("material: name must not be empty");
+    if (!(material.restitution >= 0.0 && material.restitution <= 1.0)) {
+        throw Error(fmt::format("{}: restitution: must be in [0, 1], got {}", where, material.restitution));
+    }
+    if (!(material.compliance >= 0.0) || !std::isfinite(material.compliance)) {
+        throw Error(fmt::format("{}: compliance: must be >= 0 m/N, got {}", where, material.compliance));
+    }
+    if (!(material.damping >= 0.0) || !std::isfinite(material.damping)) {
+        throw Error(fmt::format("{}: damping: must be >= 0 N s/m, got {}", where, material.damping));
+    }
+    const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, material.friction_model);
+    if (plugin.has(PIVOT_FRICTION_CAP_STANDARD_LCP)) {
+        throw Error(fmt::format("{}: friction.model: '{}' builds a standard LCP with coupling blocks, which the "
+                                "step does not assemble yet; use a boxed model (box, circular, regularized)",
+                                where, plugin.id));
+    }
+    pack_params(plugin, ParamScope::instance, material.friction, where + ": friction");  // validates
+    MaterialDescription stored = material;
+    stored.friction_model = plugin.id;
+    auto it = std::find_if(model_.materials.begin(), model_.materials.end(),
+                           [&](const MaterialDescription& m) { return m.name == material.name; });
+    if (it != model_.materials.end()) {
+        *it = stored;
+    } else {
+        model_.materials.push_back(stored);
+    }
+    model_.material_pairs.clear();  // rebuilt at the next step
+    model_.friction_instances.clear();
+    scratch_.reset();
+}
+
+void World::rebuild_material_pairs() {
+    // One friction instance per pair of materials. Different models: the
+    // first material's model; mu = sqrt(mu1 mu2) when both have a "mu"
+    // (SCENE_FORMAT.md); restitution max; compliances in series add.
+    const size_t n = model_.materials.size();
+    model_.friction_instances.clear();
+    model_.material_pairs.assign(n * n, MaterialPair{});
+    for (size_t a = 0; a < n; ++a) {
+        for (size_t b = a; b < n; ++b) {
+            const MaterialDescription& ma = model_.materials[a];
+            const MaterialDescription& mb = model_.materials[b];
+            nlohmann::json params = ma.friction;
+            if (ma.friction_model == mb.friction_model && ma.friction.contains("mu") && mb.friction.contains("mu")) {
+                params["mu"] = std::sqrt(ma.friction["mu"].get<double>() * mb.friction["mu"].get<double>());
+            }
+            const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, ma.friction_model);
+            model_.friction_instances.emplace_back(
+                plugin, pack_params(plugin, ParamScope::instance, params,
+                                    fmt::format("materials '{}' and '{}': friction", ma.name, mb.name)));
+            const MaterialPair pair{static_cast<uint32_t>(model_.friction_instances.size() - 1),
+                                    std::max(ma.restitution, mb.restitution), ma.compliance + mb.compliance,
+                                    std::max(ma.damping, mb.damping)};
+            model_.material_pairs[a * n + b] = pair;
+            model_.material_pairs[b * n + a] = pair;
+        }
+    }
+    scratch_.reset();
+}
+
+collision::Shape World::make_shape(const ShapeDescription& d, const std::string& where, bool is_static) const {
+    auto positive = [&](double v, const char* field) {
+        if (!(v > 0.0) || !std::isfinite(v)) throw Error(fmt::format("{}: {}: must be > 0 m, got {}", where, field, v));
+    };
+    collision::Shape shape;
+    if (d.type == "sphere") {
+        positive(d.radius, "radius");
+        shape = collision::Shape::sphere(d.radius);
+    } else if (d.type == "box") {
+        for (int i = 0; i < 3; ++i) positive(d.size[i], "size");
+        shape = collision::Shape::box({d.size[0], d.size[1], d.size[2]});
+    } else if (d.type == "capsule" || d.type == "cylinder") {
+        positive(d.radius, "radius");
+        positive(d.length, "length");
+        shape = d.type == "capsule" ? collision::Shape::capsule(d.radius, d.length)
+                                    : collision::Shape::cylinder(d.radius, d.length);
+    } else if (d.type == "plane") {
+        if (!is_static) throw Error(where + ": type: a plane can only be a static shape");
+        const Vec3d n = normalized(d.normal, where + ": normal");
+        if (!std::isfinite(d.offset)) throw Error(where + ": offset: must be finite");
+        shape = collision::Shape::plane({n[0], n[1], n[2]}, d.offset);
+    } else {
+        throw Error(fmt::format("{}: type: unknown shape type '{}' (sphere, box, capsule, cylinder, plane)", where,
+                                d.type));
+    }
+    const auto& o = d.orientation;
+    const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
+    if (!all_finite(d.position.data(), 3) || !(std::abs(norm - 1.0) <= 1e-6)) {
+        throw Error(where + ": position must be finite and orientation a unit quaternion");
+    }
+    shape.local.position = {d.position[0], d.position[1], d.position[2]};
+    shape.local.orientation = collision::Quat(o[0] / norm, o[1] / norm, o[2] / norm, o[3] / norm);
+    auto it = std::find_if(model_.materials.begin(), model_.materials.end(),
+                           [&](const MaterialDescription& m) { return m.name == d.material; });
+    if (it == model_.materials.end()) throw Error(fmt::format("{}: material: no material named '{}'", where, d.material));
+    shape.material = static_cast<uint32_t>(it - model_.materials.begin());
+    return shape;
+}
+
+void World::add_static_shape(const ShapeDescription& shape) {
+    const std::string where = fmt::format("static shape {}", model_.shapes.size());
+    collision::Shape s = make_shape(shape, where, true);
+    s.body = collision::kStaticBody;
+    model_.shapes.push_back(s);
+    scratch_.reset();
+}
+
+const std::vector<ContactReport>& World::contacts() const {
+    static const std::vector<ContactReport> none;
+    return scratch_ ? scratch_->contact_reports : none;
 }
 
 World::~World() = default;
@@ -174,6 +293,11 @@ BodyId World::add_body(const BodyDescription& body) {
         throw Error(fmt::format("{}: orientation: not a unit quaternion (norm {})", where, norm));
     }
 
+    std::vector<collision::Shape> shapes;
+    for (size_t k = 0; k < body.shapes.size(); ++k) {
+        shapes.push_back(make_shape(body.shapes[k], fmt::format("{}: shapes[{}]", where, k), false));
+    }
+
     ElementGroup& g = rigid_group();
     const uint32_t group = static_cast<uint32_t>(&g - model_.element_groups.data());
     const nlohmann::json item = {{"mass", body.mass},
@@ -202,6 +326,13 @@ BodyId World::add_body(const BodyDescription& body) {
         for (Attachment* a : {&j.frame1, &j.frame2}) {
             if (a->element != Attachment::kWorld && a->element >= element_at) ++a->element;
         }
+    }
+    for (auto& shape : model_.shapes) {
+        if (shape.body != collision::kStaticBody && shape.body >= static_cast<int32_t>(element_at)) ++shape.body;
+    }
+    for (auto& shape : shapes) {
+        shape.body = static_cast<int32_t>(element_at);
+        model_.shapes.push_back(shape);
     }
     model_.bodies.push_back({body.name, group, element_at});
     body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collision/shapes.hpp"
 #include "lcp/lcp_problem.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 #include "plugin_host/plugin_instance.hpp"
@@ -67,8 +68,19 @@ struct JointReaction {
 };
 
 // The stages of a step, in order (core/step/step.cpp), for timing.
-enum class StepStage : uint32_t { dynamics, frames, rows, islands, solve, integrate, reports, count };
+enum class StepStage : uint32_t { dynamics, frames, rows, contacts, islands, solve, integrate, reports, count };
 const char* step_stage_name(StepStage stage);
+
+// A contact of the last step (world frame; the normal from body 1 to body 2).
+struct ContactReport {
+    int32_t body1 = -1;  // body index, or -1 for the world (static shapes)
+    int32_t body2 = -1;
+    std::array<double, 3> point{};
+    std::array<double, 3> normal{};
+    double depth = 0.0;  // m, > 0 when penetrating
+    double normal_force = 0.0;                  // N (impulse / h)
+    std::array<double, 2> friction_force{};     // N, along the model's first two friction rows
+};
 
 struct StepStatistics {
     // Wall time of each stage in the last step (s), indexed by StepStage.
@@ -103,6 +115,15 @@ struct BodyRecord {
     uint32_t element = 0;  // global element index
 };
 
+// What two touching materials use: the friction-model instance of the pair
+// and the normal law (SCENE_FORMAT.md: mu = sqrt(mu1 mu2), e = max(e1, e2)).
+struct MaterialPair {
+    uint32_t friction = 0;  // index into WorldModel::friction_instances
+    double restitution = 0.0;
+    double compliance = 0.0;  // m/N (the softer material's, added in series)
+    double damping = 0.0;     // N s/m
+};
+
 // The model: what the world is made of. Changes only by adding things.
 struct WorldModel {
     WorldSettings settings;
@@ -114,6 +135,13 @@ struct WorldModel {
     std::vector<uint32_t> element_group;    // per global element
     std::vector<uint32_t> element_v_offset; // per global element, into WorldState::v
     std::vector<uint32_t> element_nv;       // per global element
+    // Contact: materials ([0] is "default"), shapes (collision::Shape::body
+    // is a global element index, or collision::kStaticBody), and per pair of
+    // materials (materials x materials) the friction instance and normal law.
+    std::vector<MaterialDescription> materials;
+    std::vector<collision::Shape> shapes;
+    std::vector<PluginInstance> friction_instances;
+    std::vector<MaterialPair> material_pairs;
     uint32_t element_count = 0;
     uint32_t nq = 0;  // total coordinates
     uint32_t nv = 0;  // total velocities
@@ -128,6 +156,14 @@ struct WorldState {
     // Last step's impulse of every joint row slot (N s): the warm start of
     // the next step, whatever solver runs it. Per joint group, count x max_rows.
     std::vector<double> joint_impulses;
+    // Contacts of the last step by persistent id (sorted): their row
+    // impulses (kMaxContactRows each) and friction-model state
+    // (kMaxContactState each), the warm start and memory of the next step.
+    static constexpr uint32_t kMaxContactRows = 16;
+    static constexpr uint32_t kMaxContactState = 64;
+    std::vector<uint64_t> contact_ids;
+    std::vector<double> contact_impulses;
+    std::vector<double> contact_state;
 };
 
 struct StepScratch;  // core/step/step_scratch.hpp
@@ -143,6 +179,10 @@ public:
     // Building. Throw pivot::Error naming the body/joint and the field.
     BodyId add_body(const BodyDescription& body);
     JointId add_joint(const JointDescription& joint);
+    // A material (replaces one of the same name, "default" included) and a
+    // shape fixed in the world (planes only here).
+    void add_material(const MaterialDescription& material);
+    void add_static_shape(const ShapeDescription& shape);
 
     // Advances by one timestep (core/step/step.cpp).
     void step();
@@ -178,6 +218,8 @@ public:
     const StepStatistics& statistics() const;
     // The free coordinate (rad or m) and its rate of a joint that has one.
     std::array<double, 2> joint_coordinate(JointId j) const;
+    // The contacts of the last step.
+    const std::vector<ContactReport>& contacts() const;
     Energy energy() const;
 
     const WorldModel& model() const { return model_; }
@@ -189,6 +231,8 @@ private:
     Attachment attach(std::string_view body, const std::array<double, 3>& point,
                       const std::array<double, 4>& frame, const std::string& joint) const;
     void relayout();  // offsets of groups, elements and impulses after a model change
+    collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
+    void rebuild_material_pairs();
     const double* body_q(BodyId b) const;
     const double* body_v(BodyId b) const;
     // World pose and twist of an attachment now.

@@ -26,6 +26,32 @@ struct WorldSettings {
     double solver_acceptance = 1e-6;         // largest natural-map residual accepted (N s)
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
+    double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)
+    double restitution_threshold = 0.1;      // m/s: slower approaches do not bounce
+};
+
+// A collision shape (SCENE_FORMAT.md "shapes"), in the body frame (or the
+// world frame for static shapes).
+struct ShapeDescription {
+    std::string type;                 // sphere, box, capsule, cylinder, plane (static only)
+    double radius = 0.0;              // m: sphere, capsule, cylinder
+    double length = 0.0;              // m: capsule segment, cylinder height (along local z)
+    Vec3d size = {0, 0, 0};           // m: box full edge lengths
+    Vec3d normal = {0, 0, 1};         // plane: the half-space normal.x <= offset is solid
+    double offset = 0.0;              // plane (m)
+    Vec3d position = {0, 0, 0};       // m, offset in the body frame
+    Quatd orientation = {1, 0, 0, 0}; // offset in the body frame
+    std::string material = "default";
+};
+
+// A contact material (SCENE_FORMAT.md "materials").
+struct MaterialDescription {
+    std::string name;
+    std::string friction_model = "pivot.friction.box";  // friction plugin id (short names accepted)
+    nlohmann::json friction = {{"mu", 0.5}};            // that plugin's parameters
+    double restitution = 0.0;  // Newton's law on the normal velocity, [0, 1]
+    double compliance = 0.0;   // m/N, normal direction; 0 = rigid
+    double damping = 0.0;      // N s/m, normal direction
 };
 
 struct BodyDescription {
@@ -37,6 +63,7 @@ struct BodyDescription {
     Vec3d linear_velocity = {0, 0, 0};        // m/s, world
     Vec3d angular_velocity = {0, 0, 0};       // rad/s, world
     bool fixed = false;                       // immovable
+    std::vector<ShapeDescription> shapes;     // collision geometry
 };
 
 struct JointLimits {

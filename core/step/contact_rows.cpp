@@ -1,0 +1,277 @@
+// Stage: contacts. Collision detection on the bodies' shapes; for each
+// contact point the twist Jacobian of the point on each moving body (one
+// batched material_frames call per element group), the host's proposal of
+// the normal row (unilateral, position-stabilized, Newton restitution above
+// a threshold speed, the materials' compliance and damping); then one
+// batched build() per friction-model instance (one per pair of materials)
+// gives the contact rows, chained to element velocities like joint rows,
+// and explicit impulses, applied to v* at once. Row impulses and the models'
+// per-contact state are remembered by persistent contact id for the next
+// step (warm start, stateful laws).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "step/dense_cholesky.hpp"
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+namespace {
+
+constexpr uint32_t kRows = WorldState::kMaxContactRows;
+constexpr uint32_t kState = WorldState::kMaxContactState;
+
+// Index of `id` in the sorted ids of the last step, or -1.
+long previous_contact(const WorldState& state, uint64_t id) {
+    auto it = std::lower_bound(state.contact_ids.begin(), state.contact_ids.end(), id);
+    return it != state.contact_ids.end() && *it == id ? it - state.contact_ids.begin() : -1;
+}
+
+void orthonormal_tangents(const double n[3], double t1[3], double t2[3]) {
+    // t1 perpendicular to n from the axis least aligned with it; t2 = n x t1.
+    const double a[3] = {std::abs(n[0]) < 0.57 ? 1.0 : 0.0, std::abs(n[0]) < 0.57 ? 0.0 : 1.0, 0.0};
+    const double d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    double v[3] = {a[0] - d * n[0], a[1] - d * n[1], a[2] - d * n[2]};
+    const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int i = 0; i < 3; ++i) t1[i] = v[i] / len;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+}
+
+}  // namespace
+
+void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    s.contact_points.clear();
+    s.contact_jacobian.clear();
+    s.next_contact_ids.clear();
+    s.next_contact_impulses.clear();
+    s.next_contact_state.clear();
+    for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
+    for (auto& b : s.friction_batches) b.contacts.clear();
+    if (model.shapes.empty()) return;
+
+    // Poses of the elements that carry shapes (rigid bodies: q = x, quaternion).
+    for (uint32_t e = 0; e < model.element_count; ++e) {
+        const ElementGroup& g = model.element_groups[model.element_group[e]];
+        const double* q = state.q.data() + g.q_offset + (e - g.first) * g.nq;
+        s.body_poses[e].position = {q[0], q[1], q[2]};
+        s.body_poses[e].orientation = collision::Quat(q[3], q[4], q[5], q[6]);
+    }
+    const auto& contacts = s.collision.detect(s.body_poses, {model.settings.contact_margin}).contacts;
+    const auto materials = static_cast<uint32_t>(model.materials.size());
+
+    // Contact points and the material points on the moving bodies.
+    for (const collision::Contact& c : contacts) {
+        StepScratch::ContactPoint p{};
+        p.shape_a = c.shape_a;
+        p.shape_b = c.shape_b;
+        const collision::Shape& a = model.shapes[c.shape_a];
+        const collision::Shape& b = model.shapes[c.shape_b];
+        for (int side = 0; side < 2; ++side) {
+            const int32_t body = side == 0 ? a.body : b.body;
+            p.element[side] = body >= 0 && !model.fixed[static_cast<uint32_t>(body)] ? body : -1;
+        }
+        if (p.element[0] < 0 && p.element[1] < 0) continue;
+        p.pair = a.material * materials + b.material;
+        const auto index = static_cast<uint32_t>(s.contact_points.size());
+        for (int side = 0; side < 2; ++side) {
+            if (p.element[side] < 0) continue;
+            const auto e = static_cast<uint32_t>(p.element[side]);
+            const uint32_t group = model.element_group[e];
+            const collision::Pose& pose = s.body_poses[e];
+            const collision::Vec3 local = pose.orientation.conjugate() * (c.position - pose.position);
+            auto& gp = s.group_contact_points[group];
+            gp.points.push_back({e - model.element_groups[group].first, 0, {local.x(), local.y(), local.z()}});
+            gp.owner.push_back(2 * index + static_cast<uint32_t>(side));
+            p.jacobian[side] = static_cast<uint32_t>(s.contact_jacobian.size());
+            s.contact_jacobian.resize(s.contact_jacobian.size() + 6 * model.element_nv[e]);
+        }
+        s.contact_points.push_back(p);
+    }
+    const auto count = static_cast<uint32_t>(s.contact_points.size());
+    if (count == 0) return;
+
+    // Twists and Jacobians of the points: one call per element group.
+    std::vector<double>& twist = s.contact_twists;
+    std::vector<double>& twist_start = s.contact_twists_start;
+    twist.assign(12 * static_cast<size_t>(count), 0.0);
+    twist_start.assign(12 * static_cast<size_t>(count), 0.0);
+    for (size_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        auto& gp = s.group_contact_points[gi];
+        if (gp.points.empty()) continue;
+        const ElementGroup& g = model.element_groups[gi];
+        const size_t n = gp.points.size();
+        gp.poses.resize(7 * n);
+        gp.twists.resize(6 * n);
+        gp.jacobians.resize(6 * g.nv * n);
+        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), state.q.data() + g.q_offset,
+                                        state.v.data() + g.v_offset, g.q_reference.data()};
+        CallResult r = checked_material_frames(g.instance, batch, gp.points.data(), static_cast<uint32_t>(n),
+                                               gp.poses.data(), gp.twists.data(), gp.jacobians.data());
+        if (!r.ok()) throw Error(r.message);
+        for (size_t k = 0; k < n; ++k) {
+            const uint32_t contact = gp.owner[k] / 2, side = gp.owner[k] % 2;
+            const double* jp = gp.jacobians.data() + 6 * g.nv * k;
+            std::copy_n(jp, 6 * g.nv, s.contact_jacobian.data() + s.contact_points[contact].jacobian[side]);
+            std::copy_n(gp.twists.data() + 6 * k, 6, twist_start.data() + 12 * contact + 6 * side);
+            // The point's twist at the free velocity v* (gravity and applied
+            // forces included, contact impulses not): the direction the
+            // contact would slide in, which friction models align with.
+            const uint32_t e = gp.points[k].element + g.first;
+            const double* v_free = s.v_free.data() + model.element_v_offset[e];
+            for (int component = 0; component < 6; ++component) {
+                double sum = 0.0;
+                for (uint32_t col = 0; col < g.nv; ++col) sum += jp[component + 6 * col] * v_free[col];
+                twist[12 * contact + 6 * side + component] = sum;
+            }
+        }
+    }
+
+    // The friction models' input, grouped by instance.
+    const double h = model.settings.timestep;
+    s.next_contact_ids.resize(count);
+    s.next_contact_impulses.assign(static_cast<size_t>(count) * kRows, 0.0);
+    s.next_contact_state.assign(static_cast<size_t>(count) * kState, 0.0);
+    if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
+    uint32_t kept = 0;
+    for (const collision::Contact& c : contacts) {
+        const collision::Shape& a = model.shapes[c.shape_a];
+        const collision::Shape& b = model.shapes[c.shape_b];
+        const bool moves_a = a.body >= 0 && !model.fixed[static_cast<uint32_t>(a.body)];
+        const bool moves_b = b.body >= 0 && !model.fixed[static_cast<uint32_t>(b.body)];
+        if (!moves_a && !moves_b) continue;
+        const uint32_t i = kept++;
+        const StepScratch::ContactPoint& p = s.contact_points[i];
+        const MaterialPair& pair = model.material_pairs[p.pair];
+        pivot_contact_point cp{};
+        cp.id = c.id;
+        for (int k = 0; k < 3; ++k) {
+            cp.position[k] = c.position[k];
+            cp.normal[k] = c.normal[k];
+            cp.relative_velocity[k] = twist[12 * i + 6 + k] - twist[12 * i + k];
+            cp.relative_angular_velocity[k] = twist[12 * i + 9 + k] - twist[12 * i + 3 + k];
+        }
+        orthonormal_tangents(cp.normal, cp.tangent1, cp.tangent2);
+        cp.depth = c.depth;
+        cp.weight = 1.0;
+        cp.effective_radius = HUGE_VAL;
+        const long previous = previous_contact(state, c.id);
+        s.next_contact_ids[i] = c.id;
+        if (previous >= 0) {
+            std::copy_n(state.contact_impulses.data() + previous * kRows, kRows,
+                        s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows);
+            std::copy_n(state.contact_state.data() + previous * kState, kState,
+                        s.next_contact_state.data() + static_cast<size_t>(i) * kState);
+            for (int k = 0; k < 3; ++k) cp.previous_impulses[k] = state.contact_impulses[previous * kRows + k];
+        }
+        // Normal row: gap phi = -depth >= 0 closes at most phi/h in the step
+        // (speculative). Newton restitution when the contact closes within
+        // the step at a speed above the threshold: J v+ >= -e u_n.
+        // Newton's law acts on the approach speed before the step's forces.
+        double approach = 0.0;
+        for (int k = 0; k < 3; ++k) approach += cp.normal[k] * (twist_start[12 * i + 6 + k] - twist_start[12 * i + k]);
+        pivot_row& normal = cp.normal_row;
+        normal.violation = -c.depth;
+        normal.lower = 0.0;
+        normal.upper = HUGE_VAL;
+        normal.findex = -1;
+        normal.compliance = pair.compliance;
+        normal.damping = pair.damping;
+        const bool closes_now = -c.depth <= -approach * h;
+        if (pair.restitution > 0.0 && approach < -model.settings.restitution_threshold && closes_now) {
+            normal.target_velocity = -pair.restitution * approach;
+            normal.flags = PIVOT_ROW_NO_STABILIZATION;
+        }
+        s.friction_batches[pair.friction].contacts.push_back(i);
+        s.friction_batches[pair.friction].input.resize(s.friction_batches[pair.friction].contacts.size());
+        s.friction_batches[pair.friction].input.back() = cp;
+    }
+
+    // One build() per friction instance; rows chained to element velocities.
+    pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
+                         {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
+    for (size_t f = 0; f < model.friction_instances.size(); ++f) {
+        auto& batch = s.friction_batches[f];
+        const auto n = static_cast<uint32_t>(batch.contacts.size());
+        if (n == 0) continue;
+        batch.input.resize(n);
+        const PluginInstance& inst = model.friction_instances[f];
+        const pivot_friction_functions& fn = inst.plugin().friction;
+        const uint32_t m = fn.max_rows_per_contact;
+        const uint32_t st = fn.state_per_contact;
+        batch.rows.resize(static_cast<size_t>(n) * std::max(m, 1u));
+        batch.directions.resize(static_cast<size_t>(n) * std::max(m, 1u) * 6);
+        batch.coupling.resize(static_cast<size_t>(n) * std::max(m * m, 1u));
+        batch.impulses.assign(6 * static_cast<size_t>(n), 0.0);
+        batch.state.resize(static_cast<size_t>(n) * std::max(st, 1u));
+        batch.row_counts.assign(n, 0);
+        for (uint32_t k = 0; k < n; ++k) {
+            std::copy_n(s.next_contact_state.data() + static_cast<size_t>(batch.contacts[k]) * kState, st,
+                        batch.state.data() + static_cast<size_t>(k) * st);
+        }
+        CallResult r = checked_friction_build(inst, batch.input.data(), n, step, st > 0 ? batch.state.data() : nullptr,
+                                              batch.rows.data(), batch.directions.data(), batch.coupling.data(),
+                                              batch.impulses.data(), batch.row_counts.data());
+        if (!r.ok()) throw Error(r.message);
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t i = batch.contacts[k];
+            const StepScratch::ContactPoint& p = s.contact_points[i];
+            std::copy_n(batch.state.data() + static_cast<size_t>(k) * st, st,
+                        s.next_contact_state.data() + static_cast<size_t>(i) * kState);
+            const auto first_row = static_cast<int32_t>(s.rows.size());
+            for (uint32_t r_i = 0; r_i < batch.row_counts[k] && r_i < kRows; ++r_i) {
+                ProblemRow row;
+                row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
+                row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
+                row.contact = static_cast<int32_t>(i);
+                row.slot = r_i;
+                const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
+                for (int side = 0; side < 2; ++side) {
+                    if (p.element[side] < 0) continue;
+                    const auto e = static_cast<uint32_t>(p.element[side]);
+                    const uint32_t nv = model.element_nv[e];
+                    const double sign = side == 1 ? 1.0 : -1.0;  // relative motion of body 2 w.r.t. body 1
+                    const double* jp = s.contact_jacobian.data() + p.jacobian[side];
+                    const auto offset = static_cast<uint32_t>(s.jacobian.size());
+                    for (uint32_t col = 0; col < nv; ++col) {
+                        double sum = 0.0;
+                        for (int q = 0; q < 6; ++q) sum += d[q] * jp[q + 6 * col];
+                        s.jacobian.push_back(sign * sum);
+                    }
+                    s.response.insert(s.response.end(), s.jacobian.begin() + offset, s.jacobian.end());
+                    cholesky_solve(s.mass.data() + s.mass_offset[e], nv, s.response.data() + offset);
+                    row.blocks[row.block_count++] = RowBlock{e, offset};
+                }
+                s.rows.push_back(row);
+            }
+            // Explicit impulse (on body 2 at the point; body 1 the opposite):
+            // v* += M^-1 J_point^T impulse.
+            if (inst.plugin().has(PIVOT_FRICTION_CAP_EXPLICIT_FORCE)) {
+                const double* imp = batch.impulses.data() + 6 * static_cast<size_t>(k);
+                for (int side = 0; side < 2; ++side) {
+                    if (p.element[side] < 0) continue;
+                    const auto e = static_cast<uint32_t>(p.element[side]);
+                    const uint32_t nv = model.element_nv[e];
+                    const double sign = side == 1 ? 1.0 : -1.0;
+                    const double* jp = s.contact_jacobian.data() + p.jacobian[side];
+                    double generalized[64];
+                    for (uint32_t col = 0; col < nv; ++col) {
+                        double sum = 0.0;
+                        for (int q = 0; q < 6; ++q) sum += imp[q] * jp[q + 6 * col];
+                        generalized[col] = sign * sum;
+                    }
+                    cholesky_solve(s.mass.data() + s.mass_offset[e], nv, generalized);
+                    double* v = s.v_free.data() + model.element_v_offset[e];
+                    for (uint32_t col = 0; col < nv; ++col) v[col] += generalized[col];
+                }
+            }
+        }
+    }
+}
+
+}  // namespace pivot
