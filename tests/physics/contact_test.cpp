@@ -250,3 +250,64 @@ TEST(Contact, SphereRollsWithoutSlippingAtFiveSeventhsGSinTheta) {
 
 }  // namespace
 }  // namespace pivot
+
+namespace pivot {
+namespace {
+
+using namespace physics_test;
+
+// A pyramid of boxes (rows of 6, 5, ..., 1; each box rests on two below,
+// 2 cm gaps between neighbours in a row) stands for 10 s at 60 Hz with
+// drift under 1 mm: redundant, statically indeterminate contact sets that
+// the solver must keep consistent from step to step.
+// DISABLED (known problem, issue 5): it stands (drift 2.6e-6 m) but the
+// default solver chain fails the acceptance residual on 575 of 600 steps
+// (Dantzig's friction-bound iteration does not converge on these redundant
+// contact sets, and the PGS fallback runs to its sweep cap), taking ~0.5 s
+// per step. Enable once the friction solve converges here.
+TEST(Contact, DISABLED_PyramidStandsAtSixtyHertz) {
+    const double h = 1.0 / 60.0, side = 0.5, gap = 0.02;
+    World world(registry(), settings_for(h, {0, 0, -9.81}));
+    ShapeDescription ground;
+    ground.type = "plane";
+    world.add_static_shape(ground);
+    struct Placed {
+        BodyId id;
+        Vec3d start;
+    };
+    std::vector<Placed> boxes;
+    const int base = 6;
+    for (int row = 0; row < base; ++row) {
+        for (int k = 0; k < base - row; ++k) {
+            BodyDescription b;
+            b.name = "box" + std::to_string(row) + "_" + std::to_string(k);
+            b.mass = 10.0;
+            const double inertia = 10.0 * side * side / 6.0;
+            b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
+            b.position = {(k + 0.5 * row) * (side + gap), 0.0, side * (row + 0.5)};
+            ShapeDescription cube;
+            cube.type = "box";
+            cube.size = {side, side, side};
+            b.shapes.push_back(cube);
+            boxes.push_back({world.add_body(b), b.position});
+        }
+    }
+    double drift = 0.0;
+    uint32_t failures = 0;
+    for (int step = 0; step < 600; ++step) {
+        world.step();
+        failures += world.statistics().solver_failures;
+        for (const Placed& b : boxes) {
+            const auto p = world.position(b.id);
+            drift = std::max(drift, std::sqrt((p[0] - b.start[0]) * (p[0] - b.start[0]) + p[1] * p[1] +
+                                              (p[2] - b.start[2]) * (p[2] - b.start[2])));
+        }
+    }
+    std::printf("pyramid of %zu boxes, 10 s at 60 Hz: largest drift %.3e m, %zu contacts, %u solver failures\n",
+                boxes.size(), drift, world.contacts().size(), failures);
+    EXPECT_LT(drift, 1e-3);
+    EXPECT_EQ(failures, 0u);
+}
+
+}  // namespace
+}  // namespace pivot
