@@ -54,7 +54,10 @@ typedef struct pivot_contact_point {
                                 with the sliding direction when sliding         */
     double tangent2[3];      /* normal x tangent1                              */
     double depth;            /* penetration (m), > 0 when penetrating          */
-    double relative_velocity[3]; /* body 2 minus body 1 at the point, world    */
+    double relative_velocity[3]; /* body 2 minus body 1 at the point, world, at
+                                    the step's free velocity (applied forces and
+                                    gravity included, contact impulses not): the
+                                    direction the contact would slide in        */
     double relative_angular_velocity[3]; /* w2 - w1, world                     */
     double weight;           /* quadrature weight of the point: 1 for a point
                                 contact, w~ for distributed (cable) contact    */
