@@ -66,10 +66,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     const auto materials = static_cast<uint32_t>(model.materials.size());
 
     // Contact points and the material points on the moving bodies.
-    for (const collision::Contact& c : contacts) {
+    for (uint32_t ci = 0; ci < contacts.size(); ++ci) {
+        const collision::Contact& c = contacts[ci];
         StepScratch::ContactPoint p{};
-        p.shape_a = c.shape_a;
-        p.shape_b = c.shape_b;
+        p.collision_contact = ci;
         const collision::Shape& a = model.shapes[c.shape_a];
         const collision::Shape& b = model.shapes[c.shape_b];
         for (int side = 0; side < 2; ++side) {
@@ -109,8 +109,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         gp.poses.resize(7 * n);
         gp.twists.resize(6 * n);
         gp.jacobians.resize(6 * g.nv * n);
-        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), state.q.data() + g.q_offset,
-                                        state.v.data() + g.v_offset, g.q_reference.data()};
+        const pivot_element_batch batch = element_batch(g, state);
         CallResult r = checked_material_frames(g.instance, batch, gp.points.data(), static_cast<uint32_t>(n),
                                                gp.poses.data(), gp.twists.data(), gp.jacobians.data());
         if (!r.ok()) throw Error(r.message);
@@ -138,15 +137,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.next_contact_impulses.assign(static_cast<size_t>(count) * kRows, 0.0);
     s.next_contact_state.assign(static_cast<size_t>(count) * kState, 0.0);
     if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
-    uint32_t kept = 0;
-    for (const collision::Contact& c : contacts) {
-        const collision::Shape& a = model.shapes[c.shape_a];
-        const collision::Shape& b = model.shapes[c.shape_b];
-        const bool moves_a = a.body >= 0 && !model.fixed[static_cast<uint32_t>(a.body)];
-        const bool moves_b = b.body >= 0 && !model.fixed[static_cast<uint32_t>(b.body)];
-        if (!moves_a && !moves_b) continue;
-        const uint32_t i = kept++;
+    for (auto& batch : s.friction_batches) batch.input.clear();
+    for (uint32_t i = 0; i < count; ++i) {
         const StepScratch::ContactPoint& p = s.contact_points[i];
+        const collision::Contact& c = contacts[p.collision_contact];
         const MaterialPair& pair = model.material_pairs[p.pair];
         pivot_contact_point cp{};
         cp.id = c.id;
@@ -188,8 +182,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             normal.flags = PIVOT_ROW_NO_STABILIZATION;
         }
         s.friction_batches[pair.friction].contacts.push_back(i);
-        s.friction_batches[pair.friction].input.resize(s.friction_batches[pair.friction].contacts.size());
-        s.friction_batches[pair.friction].input.back() = cp;
+        s.friction_batches[pair.friction].input.push_back(cp);
     }
 
     // One build() per friction instance; rows chained to element velocities.
@@ -199,7 +192,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         auto& batch = s.friction_batches[f];
         const auto n = static_cast<uint32_t>(batch.contacts.size());
         if (n == 0) continue;
-        batch.input.resize(n);
         const PluginInstance& inst = model.friction_instances[f];
         const pivot_friction_functions& fn = inst.plugin().friction;
         const uint32_t m = fn.max_rows_per_contact;

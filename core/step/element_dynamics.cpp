@@ -14,18 +14,6 @@
 
 namespace pivot {
 
-namespace {
-
-pivot_element_batch batch_of(const ElementGroup& g, const WorldState& state) {
-    return pivot_element_batch{g.count,
-                               g.item_stride,
-                               g.item_params.data(),
-                               state.q.data() + g.q_offset,
-                               state.v.data() + g.v_offset,
-                               g.q_reference.data()};
-}
-
-}  // namespace
 
 void compute_element_dynamics(const WorldModel& model, const WorldState& state, StepScratch& s) {
     pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, state.time,
@@ -33,7 +21,7 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
     const double h = model.settings.timestep;
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
-        const pivot_element_batch batch = batch_of(g, state);
+        const pivot_element_batch batch = element_batch(g, state);
         double* mass = s.mass.data() + s.mass_offset[g.first];
         CallResult r = checked_mass_matrix(g.instance, batch, mass);
         if (!r.ok()) throw Error(r.message);

@@ -29,12 +29,7 @@ void compute_joint_frames(const WorldModel& model, const WorldState& state, Step
         const ElementGroup& group = model.element_groups[g];
         auto& gp = s.group_points[g];
         if (gp.points.empty()) continue;
-        const pivot_element_batch batch{group.count,
-                                        group.item_stride,
-                                        group.item_params.data(),
-                                        state.q.data() + group.q_offset,
-                                        state.v.data() + group.v_offset,
-                                        group.q_reference.data()};
+        const pivot_element_batch batch = element_batch(group, state);
         CallResult r = checked_material_frames(group.instance, batch, gp.points.data(),
                                                static_cast<uint32_t>(gp.points.size()), gp.poses.data(),
                                                gp.twists.data(), gp.jacobians.data());

@@ -38,11 +38,8 @@ void report_joints(const WorldModel& model, const WorldState& state, StepScratch
     // (normal) and 1, 2 (the model's friction rows).
     s.contact_reports.resize(s.contact_points.size());
     const auto& contacts = s.collision.contacts().contacts;
-    uint32_t i = 0;
-    for (const collision::Contact& c : contacts) {
-        if (i >= s.contact_points.size()) break;
-        const StepScratch::ContactPoint& p = s.contact_points[i];
-        if (p.shape_a != c.shape_a || p.shape_b != c.shape_b) continue;  // a contact between immovable bodies
+    for (uint32_t i = 0; i < s.contact_points.size(); ++i) {
+        const collision::Contact& c = contacts[s.contact_points[i].collision_contact];
         ContactReport& r = s.contact_reports[i];
         const int32_t ba = model.shapes[c.shape_a].body, bb = model.shapes[c.shape_b].body;
         r.body1 = ba >= 0 ? s.body_of_element[static_cast<uint32_t>(ba)] : -1;
@@ -52,7 +49,6 @@ void report_joints(const WorldModel& model, const WorldState& state, StepScratch
         const double* z = s.next_contact_impulses.data() + static_cast<size_t>(i) * WorldState::kMaxContactRows;
         r.normal_force = z[0] / h;
         r.friction_force = {z[1] / h, z[2] / h};
-        ++i;
     }
 }
 

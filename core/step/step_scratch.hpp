@@ -87,7 +87,7 @@ struct StepScratch {
     collision::CollisionWorld collision;
     std::vector<collision::Pose> body_poses;  // per element
     struct ContactPoint {
-        uint32_t shape_a, shape_b;
+        uint32_t collision_contact;  // index in the collision world's contacts of this step
         int32_t element[2];     // moving element on side 0 (shape a) / 1 (shape b), or -1
         uint32_t pair;          // index into WorldModel::material_pairs
         uint32_t jacobian[2];   // offset of the 6 x nv point Jacobian per side in contact_jacobian

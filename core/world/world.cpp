@@ -81,6 +81,15 @@ Quatd conjugate_times(const Quatd& a, const Quatd& b) {  // a^* b
 
 }  // namespace
 
+pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state) {
+    return pivot_element_batch{g.count,
+                               g.item_stride,
+                               g.item_params.data(),
+                               state.q.data() + g.q_offset,
+                               state.v.data() + g.v_offset,
+                               g.q_reference.data()};
+}
+
 World::World(const PluginRegistry& registry, WorldSettings settings) : registry_(&registry) {
     if (!(settings.timestep > 0.0) || !std::isfinite(settings.timestep)) {
         throw Error(fmt::format("settings.timestep: must be a positive number of seconds, got {}", settings.timestep));
@@ -625,8 +634,7 @@ Energy World::energy() const {
                          {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
     for (const ElementGroup& g : model_.element_groups) {
         if (g.count == 0) continue;
-        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), state_.q.data() + g.q_offset,
-                                        state_.v.data() + g.v_offset, g.q_reference.data()};
+        const pivot_element_batch batch = element_batch(g, state_);
         double e[3];
         CallResult r = checked_energy(g.instance, batch, step, e);
         if (!r.ok()) throw Error(r.message);

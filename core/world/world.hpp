@@ -40,6 +40,11 @@ struct ElementGroup {
     std::vector<double> q_reference;  // count x nq, at creation
 };
 
+// All elements of a group as one batch over the state's arrays (what every
+// batched element call receives).
+struct WorldState;
+pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state);
+
 // Where a joint frame is fixed: on an element (material point + rotation of
 // the frame relative to the element's material frame) or in the world.
 struct Attachment {
