@@ -222,6 +222,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
                 row.contact = static_cast<int32_t>(i);
                 row.slot = r_i;
+                // A rigid unilateral contact row is regularized (WorldSettings::
+                // contact_regularization): redundant contact sets (a box face on
+                // 4 points) then have unique impulses.
+                if (row.findex < 0 && row.row.compliance == 0.0) {
+                    row.regularization = model.settings.contact_regularization;
+                }
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
                 for (int side = 0; side < 2; ++side) {
                     if (p.element[side] < 0) continue;

@@ -71,7 +71,15 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
             p.hi[k] = h * r.upper;
         }
         // Column k of A: rows sharing an element with row k.
-        const double diagonal = r.compliance / (h * gamma);
+        double diagonal = r.compliance / (h * gamma);
+        if (row.regularization > 0.0) {
+            double a_kk = 0.0;
+            for (uint32_t b = 0; b < row.block_count; ++b) {
+                const uint32_t nv = model.element_nv[row.blocks[b].element];
+                a_kk += dot(s.jacobian.data() + row.blocks[b].offset, s.response.data() + row.blocks[b].offset, nv);
+            }
+            diagonal += row.regularization * a_kk;
+        }
         const size_t column_start = p.values.size();
         for (uint32_t b = 0; b < row.block_count; ++b) {
             const uint32_t e = row.blocks[b].element;

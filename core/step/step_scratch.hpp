@@ -30,6 +30,7 @@ struct ProblemRow {
     uint32_t slot = 0;       // row within the joint (or contact): where its impulse is kept
     uint32_t island = 0;
     uint32_t index_in_island = 0;
+    double regularization = 0.0;  // relative: adds regularization * A_kk to the diagonal (rigid contact rows)
 };
 
 struct StepScratch {

@@ -95,6 +95,15 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
         throw Error(fmt::format("settings.timestep: must be a positive number of seconds, got {}", settings.timestep));
     }
     if (!all_finite(settings.gravity.data(), 3)) throw Error("settings.gravity: must be 3 finite numbers");
+    const auto require_nonnegative = [](double value, const char* field, const char* unit) {
+        if (!(value >= 0.0) || !std::isfinite(value)) {
+            throw Error(fmt::format("settings.{}: must be a finite number >= 0{}, got {}", field, unit, value));
+        }
+    };
+    require_nonnegative(settings.contact_margin, "contact_margin", " m");
+    require_nonnegative(settings.restitution_threshold, "restitution_threshold", " m/s");
+    require_nonnegative(settings.contact_regularization, "contact_regularization", "");
+    require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);

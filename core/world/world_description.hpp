@@ -28,6 +28,15 @@ struct WorldSettings {
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
     double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)
     double restitution_threshold = 0.1;      // m/s: slower approaches do not bounce
+    // Rigid contact rows (material compliance 0) get regularization * A_kk
+    // added to their diagonal: a compliance scaled to the contact's own
+    // effective mass, c = regularization * h^2 * A_kk (m/N), so one number
+    // works from grams to tonnes. It makes the impulses of redundant contact
+    // sets (a box face on 4 points, a pyramid) unique, which the exact
+    // friction solve needs; the price is a relative error of the same size
+    // in the contact forces. 0 = exactly rigid (then redundant sets are left
+    // to the fallback solver).
+    double contact_regularization = 1e-5;
 };
 
 // A collision shape (SCENE_FORMAT.md "shapes"), in the body frame (or the

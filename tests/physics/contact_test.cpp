@@ -5,6 +5,7 @@
 // slides with a = g (sin theta - mu cos theta), whatever the incline's
 // orientation about the vertical; a 10-box stack stands at 60 Hz; a sphere
 // rolls down an incline at 5/7 g sin(theta).
+#include "common/error.hpp"
 #include "physics_test_support.hpp"
 
 namespace pivot {
@@ -260,12 +261,11 @@ using namespace physics_test;
 // 2 cm gaps between neighbours in a row) stands for 10 s at 60 Hz with
 // drift under 1 mm: redundant, statically indeterminate contact sets that
 // the solver must keep consistent from step to step.
-// DISABLED (known problem, issue 5): it stands (drift 2.6e-6 m) but the
-// default solver chain fails the acceptance residual on 575 of 600 steps
-// (Dantzig's friction-bound iteration does not converge on these redundant
-// contact sets, and the PGS fallback runs to its sweep cap), taking ~0.5 s
-// per step. Enable once the friction solve converges here.
-TEST(Contact, DISABLED_PyramidStandsAtSixtyHertz) {
+// Every step must be solved by the primary solver to the acceptance residual:
+// without WorldSettings::contact_regularization Dantzig's friction-bound
+// iteration wandered among the non-unique normal impulses (575 of 600 steps
+// failed and fell back to PGS at ~0.5 s per step).
+TEST(Contact, PyramidStandsAtSixtyHertz) {
     const double h = 1.0 / 60.0, side = 0.5, gap = 0.02;
     World world(registry(), settings_for(h, {0, 0, -9.81}));
     ShapeDescription ground;
@@ -307,6 +307,23 @@ TEST(Contact, DISABLED_PyramidStandsAtSixtyHertz) {
                 boxes.size(), drift, world.contacts().size(), failures);
     EXPECT_LT(drift, 1e-3);
     EXPECT_EQ(failures, 0u);
+}
+
+TEST(Contact, NegativeOrNonFiniteContactSettingsAreRefusedByName) {
+    auto message = [](WorldSettings settings) {
+        try {
+            World world(registry(), settings);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    WorldSettings s = settings_for(1e-3, {0, 0, -9.81});
+    s.contact_regularization = -1e-5;
+    EXPECT_EQ(message(s), "settings.contact_regularization: must be a finite number >= 0, got -1e-05");
+    s = settings_for(1e-3, {0, 0, -9.81});
+    s.contact_margin = NAN;
+    EXPECT_EQ(message(s), "settings.contact_margin: must be a finite number >= 0 m, got nan");
 }
 
 }  // namespace
