@@ -12,6 +12,12 @@ std::uint32_t CollisionWorld::add_shape(const Shape& shape) {
 }
 
 const ContactBuffer& CollisionWorld::detect(const std::vector<Pose>& body_poses, const CollisionSettings& settings) {
+    find_pairs(body_poses, settings);
+    return collide_pairs(settings);
+}
+
+const std::vector<ShapePair>& CollisionWorld::find_pairs(const std::vector<Pose>& body_poses,
+                                                         const CollisionSettings& settings) {
     for (ShapeInstance& inst : instances_) {
         const std::int32_t body = inst.shape.body;
         if (body == kStaticBody || body < 0 || static_cast<std::size_t>(body) >= body_poses.size()) {
@@ -20,9 +26,14 @@ const ContactBuffer& CollisionWorld::detect(const std::vector<Pose>& body_poses,
             inst.pose = compose(body_poses[static_cast<std::size_t>(body)], inst.shape.local);
         }
     }
-    const std::vector<ShapePair>& pairs = broadphase_.find_pairs(instances_, settings.margin);
+    pairs_ = &broadphase_.find_pairs(instances_, settings.margin);
+    return *pairs_;
+}
+
+const ContactBuffer& CollisionWorld::collide_pairs(const CollisionSettings& settings) {
     contacts_.clear();
-    for (const ShapePair& p : pairs) collide(instances_[p.a], instances_[p.b], settings.margin, contacts_);
+    if (pairs_ == nullptr) return contacts_;
+    for (const ShapePair& p : *pairs_) collide(instances_[p.a], instances_[p.b], settings.margin, contacts_);
     return contacts_;
 }
 

@@ -34,6 +34,10 @@ public:
     // world pose), finds the pairs, and their contacts: pairs in sorted
     // order, each pair's contacts contiguous, so the output is deterministic.
     const ContactBuffer& detect(const std::vector<Pose>& body_poses, const CollisionSettings& settings);
+    // detect() in its two phases (timed apart by the step): place the shapes
+    // and find the candidate pairs; then the contacts of those pairs.
+    const std::vector<ShapePair>& find_pairs(const std::vector<Pose>& body_poses, const CollisionSettings& settings);
+    const ContactBuffer& collide_pairs(const CollisionSettings& settings);
 
     const std::vector<ShapeInstance>& instances() const { return instances_; }
     const ContactBuffer& contacts() const { return contacts_; }
@@ -41,6 +45,7 @@ public:
 private:
     std::vector<ShapeInstance> instances_;
     Broadphase broadphase_;
+    const std::vector<ShapePair>* pairs_ = nullptr;  // of the last find_pairs()
     ContactBuffer contacts_;
 };
 

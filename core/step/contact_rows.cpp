@@ -1,5 +1,4 @@
-// Stage: contacts. Collision detection on the bodies' shapes; for each
-// contact point the twist Jacobian of the point on each moving body (one
+// Stage: contacts. For each contact point found by the collision stages the twist Jacobian of the point on each moving body (one
 // batched material_frames call per element group), the host's proposal of
 // the normal row (unilateral, position-stabilized, Newton restitution above
 // a threshold speed, the materials' compliance and damping); then one
@@ -54,15 +53,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     for (auto& b : s.friction_batches) b.contacts.clear();
     if (model.shapes.empty()) return;
-
-    // Poses of the elements that carry shapes (rigid bodies: q = x, quaternion).
-    for (uint32_t e = 0; e < model.element_count; ++e) {
-        const ElementGroup& g = model.element_groups[model.element_group[e]];
-        const double* q = state.q.data() + g.q_offset + (e - g.first) * g.nq;
-        s.body_poses[e].position = {q[0], q[1], q[2]};
-        s.body_poses[e].orientation = collision::Quat(q[3], q[4], q[5], q[6]);
-    }
-    const auto& contacts = s.collision.detect(s.body_poses, {model.settings.contact_margin}).contacts;
+    const auto& contacts = s.collision.contacts().contacts;
     const auto materials = static_cast<uint32_t>(model.materials.size());
 
     // Contact points and the material points on the moving bodies.

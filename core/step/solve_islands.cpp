@@ -133,14 +133,17 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
 
 }  // namespace
 
+void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& s) {
+    if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
+    const bool dense = solver.primary_reads_dense();
+    for (uint32_t island = 0; island < s.island_count; ++island) assemble(model, s, island, dense, s.problems[island]);
+}
+
 void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
-    if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
-    const bool dense = solver.primary_reads_dense();
     for (uint32_t island = 0; island < s.island_count; ++island) {
         LcpProblem& p = s.problems[island];
-        assemble(model, s, island, dense, p);
         const uint32_t first = s.island_row_start[island];
         // Warm start: last step's impulses of the same joint row slots.
         s.x.resize(p.n);

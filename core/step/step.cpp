@@ -27,8 +27,8 @@ private:
 }  // namespace
 
 const char* step_stage_name(StepStage stage) {
-    static const char* const names[] = {"dynamics", "frames",    "rows",      "contacts",
-                                        "islands",  "solve",     "integrate", "reports"};
+    static const char* const names[] = {"dynamics", "frames",   "rows",  "broadphase", "narrowphase", "contacts",
+                                        "islands",  "assembly", "solve", "integrate",  "reports"};
     return stage < StepStage::count ? names[static_cast<size_t>(stage)] : "unknown";
 }
 
@@ -47,11 +47,17 @@ void World::step() {
     timer.done(StepStage::frames);
     collect_joint_rows(model_, s);                // rows J, phi, c, bounds; M^-1 J^T
     timer.done(StepStage::rows);
-    collect_contact_rows(model_, state_, s);      // collision, friction models: contact rows, impulses
+    find_shape_pairs(model_, state_, s);          // broadphase: shapes placed, candidate pairs
+    timer.done(StepStage::broadphase);
+    find_contacts(model_, s);                     // narrowphase: contact points of the pairs
+    timer.done(StepStage::narrowphase);
+    collect_contact_rows(model_, state_, s);      // friction models: contact rows, explicit impulses
     timer.done(StepStage::contacts);
     find_islands(model_, s);                      // independent groups of rows
     timer.done(StepStage::islands);
-    solve_islands(model_, state_, *solver_, s);   // assemble and solve per island; v+ = v* + M^-1 J^T z
+    assemble_islands(model_, *solver_, s);        // per island A, b, bounds
+    timer.done(StepStage::assembly);
+    solve_islands(model_, state_, *solver_, s);   // solve per island; v+ = v* + M^-1 J^T z
     timer.done(StepStage::solve);
     integrate_positions(model_, state_, s);       // q+ = q + h N v+; commit the state
     timer.done(StepStage::integrate);

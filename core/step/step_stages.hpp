@@ -21,15 +21,23 @@ void compute_joint_frames(const WorldModel& model, const WorldState& state, Step
 // joint_rows.cpp: rows of every joint, chained to element velocities.
 void collect_joint_rows(const WorldModel& model, StepScratch& scratch);
 
-// contact_rows.cpp: collision detection, contact points, the friction
-// models' rows (chained to element velocities) and explicit impulses (into v*).
+// collision_detection.cpp: the broadphase (shapes placed at the bodies'
+// poses, candidate pairs) and the narrowphase (contact points of the pairs).
+void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+void find_contacts(const WorldModel& model, StepScratch& scratch);
+
+// contact_rows.cpp: for the contacts found, the contact points' Jacobians,
+// the friction models' rows (chained to element velocities) and explicit
+// impulses (into v*).
 void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 
 // islands.cpp: elements coupled by rows are solved together.
 void find_islands(const WorldModel& model, StepScratch& scratch);
 
-// solve_islands.cpp: per island the problem A z = ..., solved by the chain;
-// impulses for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
+// solve_islands.cpp: per island the problem A z = ... (assembled dense or
+// CSC, as the primary solver reads it), then solved by the chain; impulses
+// for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
+void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& scratch);
 void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& scratch);
 
 // integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins,

@@ -73,7 +73,20 @@ struct JointReaction {
 };
 
 // The stages of a step, in order (core/step/step.cpp), for timing.
-enum class StepStage : uint32_t { dynamics, frames, rows, contacts, islands, solve, integrate, reports, count };
+enum class StepStage : uint32_t {
+    dynamics,
+    frames,
+    rows,
+    broadphase,
+    narrowphase,
+    contacts,
+    islands,
+    assembly,
+    solve,
+    integrate,
+    reports,
+    count
+};
 const char* step_stage_name(StepStage stage);
 
 // A contact of the last step (world frame; the normal from body 1 to body 2).
