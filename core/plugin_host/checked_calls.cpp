@@ -130,7 +130,8 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
         return r;
     }
     if (report.status != PIVOT_SOLVE_CONVERGED && report.status != PIVOT_SOLVE_MAX_ITERATIONS &&
-        report.status != PIVOT_SOLVE_TIME_BUDGET) {
+        report.status != PIVOT_SOLVE_TIME_BUDGET &&
+        !(s == PIVOT_WARNING && report.status == PIVOT_SOLVE_NUMERICAL_ERROR)) {
         static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR,
                                              "returned {} but its report says it did not solve the problem "
                                              "(solver status {}: {})",

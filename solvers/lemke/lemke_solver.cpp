@@ -160,7 +160,14 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
                              "Lemke's method ended at a complementary basis after %u pivots, but its solution has "
                              "residual %.3g > tolerance %.3g after iterative refinement (ill-conditioned basis)",
                              pivots, residual, tolerance_);
-            return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());
+            // The method's final answer is usable (finite; clamped into the
+            // bounds it may leave by rounding): the host judges it by its own
+            // residual rather than losing the step's impulses.
+            for (uint32_t i = 0; i < n; ++i) x[i] = std::min(problem.hi[i], std::max(problem.lo[i], x[i]));
+            sdk::multiply(problem, x, wx);
+            residual = sdk::natural_map_residual(problem, x, wx);
+            sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());
+            return PIVOT_WARNING;
         }
         case LemkeOutcome::ray_termination: {
             double residual = evaluate();

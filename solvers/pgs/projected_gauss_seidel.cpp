@@ -62,6 +62,7 @@ void ProjectedGaussSeidel::reserve(uint32_t n, uint32_t nnz) {
     inverse_diagonal_.resize(rows);
     block_step_.resize(rows);
     scratch_.resize(rows);
+    locked_.resize(rows);
     if (fill > 0.0) subspace_.reserve(rows, entries, fill);
     reserved_n_ = rows;
     reserved_nnz_ = entries;
@@ -219,6 +220,35 @@ void ProjectedGaussSeidel::SubspaceSchedule::saw(double residual, uint32_t sweep
     }
 }
 
+bool ProjectedGaussSeidel::lock_boundary_blocks(const pivot_lcp_problem& p, const double* x) {
+    // A block is strictly inside its admissible set when the projection
+    // leaves every small move of one of its rows, either way, unchanged: a
+    // test through the model's own projection, whatever the model.
+    std::fill(locked_.begin(), locked_.begin() + p.n, uint8_t{0});
+    std::copy(x, x + p.n, scratch_.begin());
+    for (uint32_t k = 0; k < p.block_count; ++k) {
+        const uint32_t begin = p.block_first_row[k];
+        const uint32_t end = p.block_first_row[k + 1];
+        double scale = 0.0;
+        for (uint32_t i = begin; i < end; ++i) scale = std::max(scale, std::abs(x[i]));
+        const double move = 1e-6 * scale;
+        bool inside = move > 0.0;  // a block at zero (no impulse) is on its boundary
+        for (uint32_t i = begin; i < end && inside; ++i) {
+            for (double sign : {1.0, -1.0}) {
+                scratch_[i] = x[i] + sign * move;
+                if (!usable(p.project(p.project_context, k, 1, scratch_.data()))) return false;
+                for (uint32_t j = begin; j < end; ++j) {
+                    const double expected = j == i ? x[i] + sign * move : x[j];
+                    inside = inside && scratch_[j] == expected;
+                    scratch_[j] = x[j];
+                }
+            }
+        }
+        if (!inside) std::fill(locked_.begin() + begin, locked_.begin() + end, uint8_t{1});
+    }
+    return true;
+}
+
 bool ProjectedGaussSeidel::subspace_phase(const pivot_lcp_problem& p, double* x, uint32_t sweeps,
                                           SubspaceSchedule& s, double& r) {
     s.last_sweep = sweeps;
@@ -246,8 +276,16 @@ bool ProjectedGaussSeidel::subspace_phase(const pivot_lcp_problem& p, double* x,
     SubspaceOutcome outcome;
     bool settled = false;
     bool first = true;
+    // Blocks: only those strictly inside their set move (their projection
+    // is the identity nearby, so the box rows describe them); the others
+    // (sliding on the cone, separating) stay for the sweeps.
+    const uint8_t* locked = nullptr;
+    if (p.block_count > 0) {
+        if (!lock_boundary_blocks(p, x)) return false;
+        locked = locked_.data();
+    }
     if (friction && s.coupled_ready) {
-        outcome = subspace_.step(p, symmetric_, SubspaceKind::coupled, x, w_.data(), r, strict ? s.best : r);
+        outcome = subspace_.step(p, symmetric_, SubspaceKind::coupled, x, w_.data(), r, strict ? s.best : r, locked);
         settled = outcome.same_free_set;
         first = false;
     }
@@ -255,7 +293,7 @@ bool ProjectedGaussSeidel::subspace_phase(const pivot_lcp_problem& p, double* x,
         double limit = symmetric_ ? HUGE_VAL : r;
         if (symmetric_ && friction) limit = kGrowth * r;
         if (strict) limit = s.best;
-        outcome = subspace_.step(p, symmetric_, SubspaceKind::frozen, x, w_.data(), r, limit);
+        outcome = subspace_.step(p, symmetric_, SubspaceKind::frozen, x, w_.data(), r, limit, locked);
         if (first) settled = outcome.same_free_set;
         s.coupled_ready = settled && (!outcome.accepted || outcome.full_step);
     }
@@ -311,7 +349,7 @@ pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const
 
     const double budget = options->time_budget_seconds > 0.0 ? options->time_budget_seconds : parameters_.time_budget;
     const double tolerance = parameters_.tolerance;
-    const bool subspace_enabled = parameters_.subspace_minimization && p.block_count == 0;
+    const bool subspace_enabled = parameters_.subspace_minimization;
     if (subspace_enabled) subspace_.forget(parameters_.subspace_fill);
     SubspaceSchedule schedule;
     schedule.active = subspace_enabled;

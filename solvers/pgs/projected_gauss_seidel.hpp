@@ -98,6 +98,10 @@ private:
     // they depend on), keeping w up to date. True if x moved.
     bool project_onto_bounds(const pivot_lcp_problem& p, double* x);
     void recompute_w(const pivot_lcp_problem& p, const double* x);
+    // Flags the rows of every block that is not strictly inside its set at
+    // x (locked_): such rows stay fixed in a subspace step. False when a
+    // block projection failed.
+    bool lock_boundary_blocks(const pivot_lcp_problem& p, const double* x);
 
     Parameters parameters_;
     uint32_t reserved_n_ = 0;
@@ -107,6 +111,7 @@ private:
     std::vector<double> inverse_diagonal_;  // relaxation / A_ii
     std::vector<double> block_step_;        // relaxation / (bound on the largest eigenvalue of A_BB)
     std::vector<double> scratch_;           // n values: block rows before an update; residual trial point
+    std::vector<uint8_t> locked_;           // n flags: block rows a subspace step must not move
     uint32_t block_begin_ = 0;              // rows [block_begin_, block_end_) are in blocks
     uint32_t block_end_ = 0;
     bool symmetric_ = false;

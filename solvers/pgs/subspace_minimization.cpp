@@ -113,12 +113,13 @@ void SubspaceMinimization::forget(double fill) {
     previous_free_count_ = -1;
 }
 
-void SubspaceMinimization::classify(const pivot_lcp_problem& p, SubspaceKind kind, const double* x) {
+void SubspaceMinimization::classify(const pivot_lcp_problem& p, SubspaceKind kind, const double* x,
+                                    const uint8_t* locked) {
     free_count_ = 0;
     for (uint32_t i = 0; i < p.n; ++i) {
         bounds_at(p, x, i, lower_[i], upper_[i]);
         sliding_head_[i] = -1;
-        if (lower_[i] < x[i] && x[i] < upper_[i]) {
+        if (lower_[i] < x[i] && x[i] < upper_[i] && (locked == nullptr || locked[i] == 0)) {
             state_[i] = kFree;
             local_[i] = free_count_;
             free_rows_[free_count_++] = static_cast<int32_t>(i);
@@ -133,6 +134,7 @@ void SubspaceMinimization::classify(const pivot_lcp_problem& p, SubspaceKind kin
     for (uint32_t i = p.n; i-- > 0;) {
         const int32_t j = p.findex[i];
         if (j < 0 || state_[i] != kFixed || !(lower_[i] < upper_[i]) || state_[j] != kFree) continue;
+        if (locked != nullptr && locked[i] != 0) continue;
         const bool at_upper = x[i] >= upper_[i];
         const bool negative = x[j] < 0.0;
         coefficient_[i] = (at_upper ? p.hi[i] : p.lo[i]) * (negative ? -1.0 : 1.0);
@@ -256,9 +258,10 @@ bool SubspaceMinimization::factorize(const pivot_lcp_problem& p, bool transpose_
 }
 
 SubspaceOutcome SubspaceMinimization::step(const pivot_lcp_problem& p, bool symmetric, SubspaceKind kind, double* x,
-                                           double* w, double residual, double residual_limit) {
+                                           double* w, double residual, double residual_limit,
+                                           const uint8_t* locked) {
     SubspaceOutcome outcome;
-    classify(p, kind, x);
+    classify(p, kind, x, locked);
     const int32_t m = free_count_;
     int32_t changes = 0;
     for (uint32_t i = 0; i < p.n; ++i) {

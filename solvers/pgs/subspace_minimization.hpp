@@ -68,14 +68,16 @@ public:
     // natural-map residual at x. symmetric: A is symmetric (the QP merit).
     // A step is taken only if it leaves a natural-map residual below
     // residual_limit (and, for the frozen step on a symmetric A, lowers the
-    // QP objective; else lowers the residual).
+    // QP objective; else lowers the residual). locked: n flags (or null),
+    // rows that stay fixed whatever their bounds say (rows of projection
+    // blocks on the boundary of their set, see ProjectedGaussSeidel).
     SubspaceOutcome step(const pivot_lcp_problem& problem, bool symmetric, SubspaceKind kind, double* x, double* w,
-                         double residual, double residual_limit);
+                         double residual, double residual_limit, const uint8_t* locked = nullptr);
 
 private:
     enum RowState : int8_t { kFixed = 0, kFree = 1, kSlidingBase = 2 };  // sliding: 2 + 2 * upper + negative
 
-    void classify(const pivot_lcp_problem& p, SubspaceKind kind, const double* x);
+    void classify(const pivot_lcp_problem& p, SubspaceKind kind, const double* x, const uint8_t* locked);
     bool factorize(const pivot_lcp_problem& p, bool transpose_needed);
     void add_column(const pivot_lcp_problem& p, uint32_t column, double scale, int32_t local_column);
 

@@ -53,6 +53,9 @@
  * 1.0 (2026-11)  First published ABI: library entry, descriptors, parameter
  *                schema, host callbacks, instance life cycle, rows, and the
  *                element, joint, friction-model and solver tables.
+ *                (Before its first release: solve() may return
+ *                PIVOT_WARNING with status NUMERICAL_ERROR for a usable,
+ *                conditioning-limited answer.)
  *
  * ==========================================================================
  * LOADING, IN ORDER

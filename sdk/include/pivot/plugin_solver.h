@@ -149,8 +149,12 @@ typedef struct pivot_solver_functions {
      * x: n doubles, a guess on input if PIVOT_SOLVE_WARM_START,
      * the solution on output. w: n doubles, w = A x + b on output (may be
      * NULL). report: always filled, also on failure. Returns PIVOT_OK when
-     * report->status is CONVERGED, PIVOT_WARNING when stopped early with a
-     * usable x, PIVOT_ERROR otherwise (x is then not used by the host).
+     * report->status is CONVERGED; PIVOT_WARNING with a usable x (finite,
+     * within the bounds) when stopped early (MAX_ITERATIONS, TIME_BUDGET) or
+     * when a finite method ended with an answer whose accuracy the problem's
+     * conditioning limits (NUMERICAL_ERROR); PIVOT_ERROR otherwise (x is
+     * then not used by the host). The host judges a usable x by its own
+     * residual (it may still be the best answer a step gets).
      * report->struct_size is set by the host (see plugin.h, output structs).
      * Required.
      */

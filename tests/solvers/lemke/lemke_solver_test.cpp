@@ -515,12 +515,15 @@ TEST(LemkeSolver, FrictionIndexIsUnsupported) {
 TEST(LemkeSolver, ToleranceNotReachedIsANumericalErrorNotAFakeSolution) {
     // tolerance = 1e-300 cannot be met by a floating-point solve of a
     // 50-row problem (residual ~1e-15): after refinement the solver must
-    // say so instead of returning the point as a solution.
+    // say so instead of returning the point as a solution. Its answer is
+    // usable (PIVOT_WARNING, plugin_solver.h): the host judges it by its
+    // own residual.
     PluginInstance solver = test::make_solver(kLemke, {{"tolerance", 1e-300}});
     const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / "lcp_nc050_normal.txt");
     test::Solution s = test::solve(solver, p);
-    EXPECT_FALSE(s.result.ok());
+    EXPECT_EQ(s.result.status, PIVOT_WARNING) << s.result.message;
     EXPECT_EQ(s.report.status, PIVOT_SOLVE_NUMERICAL_ERROR);
+    EXPECT_LT(s.result.residual, 1e-10);
     EXPECT_NE(std::strstr(s.report.message, "refinement"), nullptr) << s.report.message;
 }
 
