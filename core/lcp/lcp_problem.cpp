@@ -38,6 +38,12 @@ pivot_lcp_problem LcpProblem::view() const {
     p.lo = lo.data();
     p.hi = hi.data();
     p.findex = has_findex() ? findex.data() : nullptr;
+    if (has_blocks()) {
+        p.block_count = static_cast<uint32_t>(block_first_row.size() - 1);
+        p.block_first_row = block_first_row.data();
+        p.project = project;
+        p.project_context = project_context;
+    }
     return p;
 }
 

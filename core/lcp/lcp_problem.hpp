@@ -21,11 +21,18 @@ struct LcpProblem {
     std::vector<double> hi;          // n, +inf allowed
     std::vector<int32_t> findex;     // n entries of -1 or a row; empty = no friction index
     uint32_t matrix_properties = 0;  // PIVOT_MATRIX_* known to hold
+    // Block projection (plugin_solver.h): block k is rows [block_first_row[k],
+    // block_first_row[k+1]); empty = none. project/project_context are the
+    // owner's (the step's friction models) and must outlive the solve.
+    std::vector<uint32_t> block_first_row;
+    pivot_project_fn project = nullptr;
+    void* project_context = nullptr;
 
     bool has_dense() const { return !dense.empty() || n == 0; }
     bool has_sparse() const { return !col_start.empty(); }
     bool has_findex() const;
     bool is_standard_lcp() const;  // lo = 0, hi = inf, no findex
+    bool has_blocks() const { return block_first_row.size() > 1 && project != nullptr; }
 
     // Pointers into this object: valid until it is changed or destroyed.
     pivot_lcp_problem view() const;

@@ -43,6 +43,15 @@ const char* status_text(uint32_t status) {
 // The problem with its matrix also in the form the solver reads. Copy
 // assignment reuses the vectors' storage, so this allocates only when the
 // problem grows.
+// A solver that does not declare PIVOT_SOLVER_CAP_BLOCK_PROJECTION sees no
+// blocks (the box rows stand for them).
+void hide_blocks(pivot_lcp_problem& view) {
+    view.block_count = 0;
+    view.block_first_row = nullptr;
+    view.project = nullptr;
+    view.project_context = nullptr;
+}
+
 void convert_matrix(const LcpProblem& from, bool dense, LcpProblem& to) {
     to = from;
     if (dense && !to.has_dense()) to.make_dense();
@@ -171,10 +180,12 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     }
     x_try_ = start;
     w_.resize(problem.n);
+    scratch_.resize(problem.n);
     if (given->has_findex() && !solver.has(PIVOT_SOLVER_CAP_FRICTION_INDEX)) {
         return solve_with_frozen_friction(stage, *given, warm_start, time_budget, report);
     }
-    const pivot_lcp_problem view = given->view();
+    pivot_lcp_problem view = given->view();
+    if (!solver.has(PIVOT_SOLVER_CAP_BLOCK_PROJECTION)) hide_blocks(view);
     pivot_solve_options options{sizeof(options), warm_start ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
     pivot_solve_report solver_report{};
     solver_report.struct_size = sizeof(solver_report);
@@ -187,6 +198,10 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
         report.failures.push_back(std::move(r.message));
         return false;
     }
+    // With block projections the problem's own residual (e.g. the circular
+    // cone's), whether or not this solver used them: a box answer is
+    // accepted only where it also solves the cone.
+    if (problem.has_blocks()) r.residual = lcp_block_residual(given->view(), x_try_.data(), w_.data(), scratch_.data());
     report.residual = r.residual;
     remember_if_best(r.residual);
     if (r.residual > acceptance_) {
@@ -224,7 +239,8 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
             frozen_.lo[i] = problem.lo[i] * normal;
             frozen_.hi[i] = problem.hi[i] * normal;
         }
-        const pivot_lcp_problem view = frozen_.view();
+        pivot_lcp_problem view = frozen_.view();
+        if (!stage.instance.plugin().has(PIVOT_SOLVER_CAP_BLOCK_PROJECTION)) hide_blocks(view);
         pivot_solve_options options{sizeof(options), warm || round > 1 ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
         pivot_solve_report solver_report{};
         solver_report.struct_size = sizeof(solver_report);
@@ -239,7 +255,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         }
         // The real residual, with the friction index.
         lcp_multiply(real, x_try_.data(), w_.data());
-        report.residual = lcp_natural_map_residual(real, x_try_.data(), w_.data());
+        report.residual = lcp_block_residual(real, x_try_.data(), w_.data(), scratch_.data());
         if (report.residual <= acceptance_) return true;
         remember_if_best(report.residual);
     }

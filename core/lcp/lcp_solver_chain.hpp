@@ -115,6 +115,7 @@ private:
     double best_residual_ = 0.0;
     bool have_best_ = false;
     std::vector<double> w_;
+    std::vector<double> scratch_;  // block residual
 };
 
 }  // namespace pivot

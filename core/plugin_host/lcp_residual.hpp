@@ -15,7 +15,16 @@ void lcp_row_bounds(const pivot_lcp_problem& problem, const double* x, uint32_t 
 // w = A x + b, from the dense matrix if given, else from the CSC one.
 void lcp_multiply(const pivot_lcp_problem& problem, const double* x, double* w);
 
-// The natural-map residual at x with w = A x + b given.
+// The natural-map residual at x with w = A x + b given (the box rule for
+// every row, block projections ignored).
 double lcp_natural_map_residual(const pivot_lcp_problem& problem, const double* x, const double* w);
+
+// The same with the problem's block projection P (plugin_solver.h) for the
+// rows of its blocks: max(box rule outside the blocks, |x_B - P(x_B - w_B)|
+// inside), which is zero exactly at the solutions of the problem the
+// friction models define (e.g. the circular Coulomb cone). scratch: n
+// doubles. Without blocks it equals lcp_natural_map_residual. HUGE_VAL when
+// the projection fails.
+double lcp_block_residual(const pivot_lcp_problem& problem, const double* x, const double* w, double* scratch);
 
 }  // namespace pivot

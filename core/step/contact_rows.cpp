@@ -42,10 +42,46 @@ void orthonormal_tangents(const double n[3], double t1[3], double t2[3]) {
     t2[2] = n[0] * t1[1] - n[1] * t1[0];
 }
 
+// 1/(1/R1 + 1/R2) of the surfaces at the contact: spheres and capsules are
+// curved with their radius; boxes, planes and cylinders count as flat
+// (+HUGE_VAL; a cylinder's rim or side is curved in one direction only, which
+// one number cannot say).
+double effective_radius(const collision::Shape& a, const collision::Shape& b) {
+    auto curvature = [](const collision::Shape& shape) {
+        const bool round = shape.type == collision::ShapeType::sphere || shape.type == collision::ShapeType::capsule;
+        return round ? 1.0 / shape.radius : 0.0;
+    };
+    const double k = curvature(a) + curvature(b);
+    return k > 0.0 ? 1.0 / k : HUGE_VAL;
+}
+
+// The mass the contact's normal direction sees: 1 / (n^T J M^-1 J^T n) over
+// the moving bodies (kg; +HUGE_VAL against fixed bodies only).
+double normal_effective_mass(const WorldModel& model, const StepScratch& s, const StepScratch::ContactPoint& p,
+                             const double n[3]) {
+    double inverse = 0.0;
+    for (int side = 0; side < 2; ++side) {
+        if (p.element[side] < 0) continue;
+        const auto e = static_cast<uint32_t>(p.element[side]);
+        const uint32_t nv = model.element_nv[e];
+        const double* jp = s.contact_jacobian.data() + p.jacobian[side];
+        double jn[64];
+        double m_inv_jn[64];
+        for (uint32_t col = 0; col < nv; ++col) {
+            jn[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
+            m_inv_jn[col] = jn[col];
+        }
+        cholesky_solve(s.mass.data() + s.mass_offset[e], nv, m_inv_jn);
+        for (uint32_t col = 0; col < nv; ++col) inverse += jn[col] * m_inv_jn[col];
+    }
+    return inverse > 0.0 ? 1.0 / inverse : HUGE_VAL;
+}
+
 }  // namespace
 
 void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
     s.contact_points.clear();
+    s.contact_coupling.clear();
     s.contact_jacobian.clear();
     s.next_contact_ids.clear();
     s.next_contact_impulses.clear();
@@ -127,6 +163,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.next_contact_ids.resize(count);
     s.next_contact_impulses.assign(static_cast<size_t>(count) * kRows, 0.0);
     s.next_contact_state.assign(static_cast<size_t>(count) * kState, 0.0);
+    s.contact_directions.resize(static_cast<size_t>(count) * kRows * 6);
+    s.contact_explicit.resize(static_cast<size_t>(count) * 6);
+    s.contact_tangents.resize(static_cast<size_t>(count) * 6);
     if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
     for (auto& batch : s.friction_batches) batch.input.clear();
     for (uint32_t i = 0; i < count; ++i) {
@@ -142,9 +181,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             cp.relative_angular_velocity[k] = twist[12 * i + 9 + k] - twist[12 * i + 3 + k];
         }
         orthonormal_tangents(cp.normal, cp.tangent1, cp.tangent2);
+        std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
+        std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
         cp.depth = c.depth;
         cp.weight = 1.0;
-        cp.effective_radius = HUGE_VAL;
+        cp.effective_radius = effective_radius(model.shapes[c.shape_a], model.shapes[c.shape_b]);
+        cp.effective_mass = normal_effective_mass(model, s, p, cp.normal);
         const long previous = previous_contact(state, c.id);
         s.next_contact_ids[i] = c.id;
         if (previous >= 0) {
@@ -201,18 +243,37 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                                               batch.rows.data(), batch.directions.data(), batch.coupling.data(),
                                               batch.impulses.data(), batch.row_counts.data());
         if (!r.ok()) throw Error(r.message);
+        const bool coupled = inst.plugin().has(PIVOT_FRICTION_CAP_STANDARD_LCP);
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t i = batch.contacts[k];
-            const StepScratch::ContactPoint& p = s.contact_points[i];
+            StepScratch::ContactPoint& p = s.contact_points[i];
             std::copy_n(batch.state.data() + static_cast<size_t>(k) * st, st,
                         s.next_contact_state.data() + static_cast<size_t>(i) * kState);
             const auto first_row = static_cast<int32_t>(s.rows.size());
-            for (uint32_t r_i = 0; r_i < batch.row_counts[k] && r_i < kRows; ++r_i) {
+            const uint32_t row_count = std::min(batch.row_counts[k], kRows);
+            p.friction = static_cast<uint32_t>(f);
+            p.batch_index = k;
+            p.row0 = static_cast<uint32_t>(first_row);
+            p.row_count = row_count;
+            int32_t coupling = -1;
+            if (coupled && row_count > 0) {
+                // The model's m x m block over the contact's rows (checked finite by checked_friction_build).
+                coupling = static_cast<int32_t>(s.contact_coupling.size());
+                const double* block = batch.coupling.data() + static_cast<size_t>(k) * m * m;
+                s.contact_coupling.insert(s.contact_coupling.end(), block, block + static_cast<size_t>(m) * m);
+            }
+            double* report_directions = s.contact_directions.data() + static_cast<size_t>(i) * kRows * 6;
+            std::fill_n(report_directions, kRows * 6, 0.0);
+            for (uint32_t r_i = 0; r_i < row_count; ++r_i) {
                 ProblemRow row;
                 row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
                 row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
                 row.contact = static_cast<int32_t>(i);
                 row.slot = r_i;
+                row.coupling = coupling;
+                row.coupling_size = m;
+                row.contact_row0 = p.row0;
+                row.anchor_element = static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0]);
                 // A rigid unilateral contact row is regularized (WorldSettings::
                 // contact_regularization): redundant contact sets (a box face on
                 // 4 points) then have unique impulses.
@@ -220,7 +281,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                     row.regularization = model.settings.contact_regularization;
                 }
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
-                for (int side = 0; side < 2; ++side) {
+                std::copy_n(d, 6, report_directions + 6 * r_i);
+                const bool acts = std::any_of(d, d + 6, [](double x) { return x != 0.0; });
+                for (int side = 0; side < 2 && acts; ++side) {
                     if (p.element[side] < 0) continue;
                     const auto e = static_cast<uint32_t>(p.element[side]);
                     const uint32_t nv = model.element_nv[e];
@@ -240,8 +303,11 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             }
             // Explicit impulse (on body 2 at the point; body 1 the opposite):
             // v* += M^-1 J_point^T impulse.
+            double* report_explicit = s.contact_explicit.data() + 6 * static_cast<size_t>(i);
+            std::fill_n(report_explicit, 6, 0.0);
             if (inst.plugin().has(PIVOT_FRICTION_CAP_EXPLICIT_FORCE)) {
                 const double* imp = batch.impulses.data() + 6 * static_cast<size_t>(k);
+                std::copy_n(imp, 6, report_explicit);
                 for (int side = 0; side < 2; ++side) {
                     if (p.element[side] < 0) continue;
                     const auto e = static_cast<uint32_t>(p.element[side]);

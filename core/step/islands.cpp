@@ -35,7 +35,8 @@ void find_islands(const WorldModel& model, StepScratch& s) {
     std::fill(s.island_of_root.begin(), s.island_of_root.end(), kNone);
     s.island_count = 0;
     for (ProblemRow& row : s.rows) {
-        const uint32_t root = find_root(s.island_parent, row.blocks[0].element);
+        const uint32_t root =
+            find_root(s.island_parent, row.block_count > 0 ? row.blocks[0].element : row.anchor_element);
         if (s.island_of_root[root] == kNone) s.island_of_root[root] = s.island_count++;
         row.island = s.island_of_root[root];
     }

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
 #include "common/logging.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 #include "step/step_stages.hpp"
@@ -38,6 +39,9 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
     p.hi.resize(n);
     p.findex.resize(n);
     p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (s.rows[s.island_rows[first + k]].coupling >= 0) p.matrix_properties = 0;  // coupling blocks: neither
+    }
     if (dense) {
         p.dense.assign(static_cast<size_t>(n) * n, 0.0);
         p.col_start.clear();
@@ -101,6 +105,24 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
                 }
             }
         }
+        if (row.coupling >= 0) {
+            // The friction model's coupling block over its contact's rows
+            // (impulse units), column `slot` of it: e.g. the polyhedral
+            // cone's facet/auxiliary coupling (plugin_friction.h).
+            const uint32_t m = row.coupling_size;  // the block's leading dimension
+            const uint32_t written = s.contact_points[static_cast<uint32_t>(row.contact)].row_count;
+            const double* column = s.contact_coupling.data() + row.coupling + static_cast<size_t>(row.slot) * m;
+            for (uint32_t t = 0; t < written; ++t) {
+                if (column[t] == 0.0) continue;
+                const uint32_t i = s.rows[row.contact_row0 + t].index_in_island;
+                if (dense) {
+                    p.dense[i + static_cast<size_t>(k) * n] += column[t];
+                } else {
+                    p.row_index.push_back(static_cast<int32_t>(i));
+                    p.values.push_back(column[t]);
+                }
+            }
+        }
         if (dense) {
             p.dense[k + static_cast<size_t>(k) * n] += diagonal;
         } else {
@@ -131,12 +153,86 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
     }
 }
 
+// The block projection the solver calls (plugin_solver.h): block k of the
+// island is contact contacts[k]; its model's project() when it has one,
+// else the box rule of its rows (bounds, then friction-index bounds).
+pivot_status project_contact_blocks(void* context, uint32_t first_block, uint32_t block_count, double* x) {
+    const auto& ctx = *static_cast<const StepScratch::IslandProjection*>(context);
+    const StepScratch& s = *ctx.scratch;
+    const LcpProblem& p = *ctx.problem;
+    for (uint32_t k = first_block; k < first_block + block_count; ++k) {
+        const StepScratch::ContactPoint& c = s.contact_points[ctx.contacts[k]];
+        const uint32_t first = s.rows[c.row0].index_in_island;
+        const PluginInstance& model = ctx.model->friction_instances[c.friction];
+        if (model.plugin().has(PIVOT_FRICTION_CAP_PROJECTION)) {
+            const pivot_contact_block block{c.batch_index, first, c.row_count, 0};
+            const pivot_status status = model.plugin().friction.project(
+                model.handle(), s.friction_batches[c.friction].input.data(), &block, 1, x);
+            if (status != PIVOT_OK && status != PIVOT_WARNING) return status;
+            continue;
+        }
+        for (uint32_t pass = 0; pass < 2; ++pass) {  // unindexed rows first: the bounds of the others use them
+            for (uint32_t i = first; i < first + c.row_count; ++i) {
+                const int32_t j = p.findex[i];
+                if ((j >= 0) != (pass == 1)) continue;
+                const double scale = j >= 0 ? std::abs(x[j]) : 1.0;
+                x[i] = std::min(p.hi[i] * scale, std::max(p.lo[i] * scale, x[i]));
+            }
+        }
+    }
+    return PIVOT_OK;
+}
+
+// Makes every contact of the island a block when one of them uses a
+// projecting model. Contact rows follow the joint rows in an island and
+// each contact's rows are contiguous (contact_rows.cpp, islands.cpp), so
+// the blocks are the consecutive ranges the ABI asks for.
+void set_projection(const WorldModel& model, StepScratch& s, uint32_t island, LcpProblem& p) {
+    p.block_first_row.clear();
+    p.project = nullptr;
+    p.project_context = nullptr;
+    const uint32_t first = s.island_row_start[island];
+    const uint32_t n = s.island_row_start[island + 1] - first;
+    bool projecting = false;
+    for (uint32_t k = 0; k < n && !projecting; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        projecting = row.contact >= 0 && model.friction_instances[s.contact_points[static_cast<uint32_t>(row.contact)]
+                                                                      .friction]
+                                             .plugin()
+                                             .has(PIVOT_FRICTION_CAP_PROJECTION);
+    }
+    if (!projecting) return;
+    StepScratch::IslandProjection& ctx = s.projections[island];
+    ctx.model = &model;
+    ctx.scratch = &s;
+    ctx.problem = &p;
+    ctx.contacts.clear();
+    for (uint32_t k = 0; k < n; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        if (row.contact < 0 || row.slot != 0) continue;
+        if (p.block_first_row.empty()) {
+            p.block_first_row.push_back(k);
+        } else if (p.block_first_row.back() != k) {
+            throw Error(fmt::format("internal: the rows of island {} are not ordered joints first, then contacts",
+                                    island));
+        }
+        ctx.contacts.push_back(static_cast<uint32_t>(row.contact));
+        p.block_first_row.push_back(k + s.contact_points[static_cast<uint32_t>(row.contact)].row_count);
+    }
+    p.project = project_contact_blocks;
+    p.project_context = &ctx;
+}
+
 }  // namespace
 
 void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& s) {
     if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
     const bool dense = solver.primary_reads_dense();
-    for (uint32_t island = 0; island < s.island_count; ++island) assemble(model, s, island, dense, s.problems[island]);
+    if (s.projections.size() < s.island_count) s.projections.resize(s.island_count);
+    for (uint32_t island = 0; island < s.island_count; ++island) {
+        assemble(model, s, island, dense, s.problems[island]);
+        set_projection(model, s, island, s.problems[island]);
+    }
 }
 
 void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {

@@ -31,6 +31,15 @@ struct ProblemRow {
     uint32_t island = 0;
     uint32_t index_in_island = 0;
     double regularization = 0.0;  // relative: adds regularization * A_kk to the diagonal (rigid contact rows)
+    // A row acting on no velocity (block_count 0, e.g. the polyhedral cone's
+    // auxiliary row) belongs to the island of this element.
+    uint32_t anchor_element = 0;
+    // Contact rows of a model with a coupling block (PIVOT_FRICTION_CAP_
+    // STANDARD_LCP): the contact's m x m block (column-major) starts at
+    // contact_coupling[coupling]; the contact's row r is s.rows[contact_row0 + r].
+    int32_t coupling = -1;
+    uint32_t coupling_size = 0;
+    uint32_t contact_row0 = 0;
 };
 
 struct StepScratch {
@@ -93,8 +102,16 @@ struct StepScratch {
         uint32_t pair;          // index into WorldModel::material_pairs
         uint32_t jacobian[2];   // offset of the 6 x nv point Jacobian per side in contact_jacobian
         uint32_t first_row;     // its rows in friction scratch (instance order), see below
+        uint32_t friction;      // friction instance (index into WorldModel::friction_instances)
+        uint32_t batch_index;   // its index among that instance's contacts of this step
+        uint32_t row0;          // its first row in StepScratch::rows
+        uint32_t row_count;     // rows the model wrote for it
     };
     std::vector<ContactPoint> contact_points;
+    std::vector<double> contact_coupling;     // coupling blocks of contacts that have one (ProblemRow::coupling)
+    std::vector<double> contact_directions;   // per contact kMaxContactRows x 6: each row's direction (reports)
+    std::vector<double> contact_explicit;     // per contact 6: the model's explicit impulse (reports)
+    std::vector<double> contact_tangents;     // per contact 6: the host's tangent1, tangent2 (reports)
     std::vector<double> contact_jacobian;
     struct GroupContactPoints {  // per element group: points asked of material_frames
         std::vector<pivot_material_point> points;
@@ -119,6 +136,17 @@ struct StepScratch {
     std::vector<double> next_contact_state;
     std::vector<uint32_t> contact_order;
     std::vector<ContactReport> contact_reports;
+
+    // Block projections of the islands whose contacts use a projecting
+    // friction model (PIVOT_FRICTION_CAP_PROJECTION): every contact of such an
+    // island is a block (solve_islands.cpp).
+    struct IslandProjection {
+        const WorldModel* model = nullptr;
+        const StepScratch* scratch = nullptr;
+        const LcpProblem* problem = nullptr;
+        std::vector<uint32_t> contacts;  // contact of each block
+    };
+    std::vector<IslandProjection> projections;
 
     StepStatistics statistics;
     std::vector<JointReaction> reactions;  // per joint

@@ -127,10 +127,8 @@ void World::add_material(const MaterialDescription& material) {
         throw Error(fmt::format("{}: damping: must be >= 0 N s/m, got {}", where, material.damping));
     }
     const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, material.friction_model);
-    if (plugin.has(PIVOT_FRICTION_CAP_STANDARD_LCP)) {
-        throw Error(fmt::format("{}: friction.model: '{}' builds a standard LCP with coupling blocks, which the "
-                                "step does not assemble yet; use a boxed model (box, circular, regularized)",
-                                where, plugin.id));
+    if (std::string why = nonsymmetric_pairing(plugin, model_.settings.solver.id); !why.empty()) {
+        throw Error(fmt::format("{}: friction.model: {}", where, why));
     }
     pack_params(plugin, ParamScope::instance, material.friction, where + ": friction");  // validates
     MaterialDescription stored = material;
@@ -573,7 +571,23 @@ void World::set_motor_velocity(JointId j, double velocity) {
     g.item_params[record.member * g.item_stride + offset] = velocity;
 }
 
+std::string World::nonsymmetric_pairing(const PluginRecord& friction_model, const std::string& solver_id) const {
+    if (!friction_model.has(PIVOT_FRICTION_CAP_STANDARD_LCP)) return {};
+    const PluginRecord& solver = registry_->require(PIVOT_KIND_SOLVER, solver_id);
+    if (solver.has(PIVOT_SOLVER_CAP_NONSYMMETRIC)) return {};
+    return fmt::format("'{}' makes a standard LCP with a non-symmetric coupling block (the polyhedral cone's "
+                       "auxiliary rows), which solver '{}' cannot solve: use a solver that declares "
+                       "'nonsymmetric' (pivot.solver.lemke), or the box or circular friction model",
+                       friction_model.id, solver.id);
+}
+
 void World::set_solver(const SolverChoice& solver) {
+    for (const MaterialDescription& m : model_.materials) {
+        const PluginRecord& model = registry_->require(PIVOT_KIND_FRICTION, m.friction_model);
+        if (std::string why = nonsymmetric_pairing(model, solver.id); !why.empty()) {
+            throw Error(fmt::format("solver: material '{}' uses {}", m.name, why));
+        }
+    }
     solver_->set_primary(solver);
     model_.settings.solver = solver;
 }

@@ -96,8 +96,11 @@ struct ContactReport {
     std::array<double, 3> point{};
     std::array<double, 3> normal{};
     double depth = 0.0;  // m, > 0 when penetrating
-    double normal_force = 0.0;                  // N (impulse / h)
-    std::array<double, 2> friction_force{};     // N, along the model's first two friction rows
+    double normal_force = 0.0;              // N (impulse / h) on body 2, along the normal
+    std::array<double, 3> friction{};       // N, world: the tangential force on body 2
+    std::array<double, 3> tangent1{};       // unit, world: the contact frame's first tangent
+                                            // (a function of the normal alone, see contact_rows.cpp)
+    std::array<double, 2> friction_force{}; // N: `friction` along tangent1 and normal x tangent1
 };
 
 struct StepStatistics {
@@ -248,6 +251,9 @@ private:
     uint32_t joint_group(const PluginRecord& plugin);
     Attachment attach(std::string_view body, const std::array<double, 3>& point,
                       const std::array<double, 4>& frame, const std::string& joint) const;
+    // Why `friction_model` cannot be solved by `solver_id` (a standard-LCP
+    // model needs a solver for non-symmetric problems), or "".
+    std::string nonsymmetric_pairing(const PluginRecord& friction_model, const std::string& solver_id) const;
     void relayout();  // offsets of groups, elements and impulses after a model change
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();
