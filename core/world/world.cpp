@@ -5,6 +5,7 @@
 #include "world/world.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -145,6 +146,55 @@ void World::add_material(const MaterialDescription& material) {
     scratch_.reset();
 }
 
+void World::add_material_pair(const MaterialPairDescription& pair) {
+    const std::string where = fmt::format("material pair ('{}', '{}')", pair.materials[0], pair.materials[1]);
+    for (const std::string& name : pair.materials) {
+        if (std::none_of(model_.materials.begin(), model_.materials.end(),
+                         [&](const MaterialDescription& m) { return m.name == name; })) {
+            throw Error(fmt::format("{}: materials: '{}' is not a defined material", where, name));
+        }
+    }
+    if (pair.restitution && !(*pair.restitution >= 0.0 && *pair.restitution <= 1.0)) {
+        throw Error(fmt::format("{}: restitution: must be in [0, 1], got {}", where, *pair.restitution));
+    }
+    for (const auto& [value, field, unit] : {std::tuple{pair.compliance, "compliance", "m/N"},
+                                             std::tuple{pair.damping, "damping", "N s/m"}}) {
+        if (value && (!(*value >= 0.0) || !std::isfinite(*value))) {
+            throw Error(fmt::format("{}: {}: must be >= 0 {}, got {}", where, field, unit, *value));
+        }
+    }
+    MaterialPairDescription stored = pair;
+    if (pair.friction_model || pair.friction) {
+        const std::string model_id =
+            pair.friction_model ? *pair.friction_model
+                                : std::find_if(model_.materials.begin(), model_.materials.end(),
+                                               [&](const MaterialDescription& m) {
+                                                   return m.name == pair.materials[0];
+                                               })->friction_model;
+        const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, model_id);
+        if (std::string why = nonsymmetric_pairing(plugin, model_.settings.solver.id); !why.empty()) {
+            throw Error(fmt::format("{}: friction.model: {}", where, why));
+        }
+        const nlohmann::json params = pair.friction.value_or(nlohmann::json::object());
+        pack_params(plugin, ParamScope::instance, params, where + ": friction");  // validates
+        stored.friction_model = plugin.id;
+        stored.friction = params;
+    }
+    auto same = [&](const MaterialPairDescription& o) {
+        return (o.materials[0] == pair.materials[0] && o.materials[1] == pair.materials[1]) ||
+               (o.materials[0] == pair.materials[1] && o.materials[1] == pair.materials[0]);
+    };
+    auto it = std::find_if(model_.material_pair_overrides.begin(), model_.material_pair_overrides.end(), same);
+    if (it != model_.material_pair_overrides.end()) {
+        *it = stored;
+    } else {
+        model_.material_pair_overrides.push_back(stored);
+    }
+    model_.material_pairs.clear();  // rebuilt at the next step
+    model_.friction_instances.clear();
+    scratch_.reset();
+}
+
 void World::rebuild_material_pairs() {
     // One friction instance per pair of materials. Different models: the
     // first material's model; mu = sqrt(mu1 mu2) when both have a "mu"
@@ -157,16 +207,30 @@ void World::rebuild_material_pairs() {
             const MaterialDescription& ma = model_.materials[a];
             const MaterialDescription& mb = model_.materials[b];
             nlohmann::json params = ma.friction;
+            std::string model_id = ma.friction_model;
             if (ma.friction_model == mb.friction_model && ma.friction.contains("mu") && mb.friction.contains("mu")) {
                 params["mu"] = std::sqrt(ma.friction["mu"].get<double>() * mb.friction["mu"].get<double>());
             }
-            const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, ma.friction_model);
+            double restitution = std::max(ma.restitution, mb.restitution);
+            double compliance = ma.compliance + mb.compliance;
+            double damping = std::max(ma.damping, mb.damping);
+            for (const MaterialPairDescription& o : model_.material_pair_overrides) {
+                if (!((o.materials[0] == ma.name && o.materials[1] == mb.name) ||
+                      (o.materials[0] == mb.name && o.materials[1] == ma.name))) {
+                    continue;
+                }
+                if (o.friction_model) model_id = *o.friction_model;
+                if (o.friction) params = *o.friction;
+                restitution = o.restitution.value_or(restitution);
+                compliance = o.compliance.value_or(compliance);
+                damping = o.damping.value_or(damping);
+            }
+            const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, model_id);
             model_.friction_instances.emplace_back(
                 plugin, pack_params(plugin, ParamScope::instance, params,
                                     fmt::format("materials '{}' and '{}': friction", ma.name, mb.name)));
-            const MaterialPair pair{static_cast<uint32_t>(model_.friction_instances.size() - 1),
-                                    std::max(ma.restitution, mb.restitution), ma.compliance + mb.compliance,
-                                    std::max(ma.damping, mb.damping)};
+            const MaterialPair pair{static_cast<uint32_t>(model_.friction_instances.size() - 1), restitution,
+                                    compliance, damping};
             model_.material_pairs[a * n + b] = pair;
             model_.material_pairs[b * n + a] = pair;
         }
@@ -586,6 +650,13 @@ void World::set_solver(const SolverChoice& solver) {
         const PluginRecord& model = registry_->require(PIVOT_KIND_FRICTION, m.friction_model);
         if (std::string why = nonsymmetric_pairing(model, solver.id); !why.empty()) {
             throw Error(fmt::format("solver: material '{}' uses {}", m.name, why));
+        }
+    }
+    for (const MaterialPairDescription& o : model_.material_pair_overrides) {
+        if (!o.friction_model) continue;
+        const PluginRecord& model = registry_->require(PIVOT_KIND_FRICTION, *o.friction_model);
+        if (std::string why = nonsymmetric_pairing(model, solver.id); !why.empty()) {
+            throw Error(fmt::format("solver: material pair ('{}', '{}') uses {}", o.materials[0], o.materials[1], why));
         }
     }
     solver_->set_primary(solver);

@@ -163,6 +163,7 @@ struct WorldModel {
     std::vector<collision::Shape> shapes;
     std::vector<PluginInstance> friction_instances;
     std::vector<MaterialPair> material_pairs;
+    std::vector<MaterialPairDescription> material_pair_overrides;
     uint32_t element_count = 0;
     uint32_t nq = 0;  // total coordinates
     uint32_t nv = 0;  // total velocities
@@ -204,6 +205,9 @@ public:
     // shape fixed in the world (planes only here).
     void add_material(const MaterialDescription& material);
     void add_static_shape(const ShapeDescription& shape);
+    // Overrides for contacts between two defined materials (replaces an
+    // earlier override of the same pair).
+    void add_material_pair(const MaterialPairDescription& pair);
 
     // Advances by one timestep (core/step/step.cpp).
     void step();

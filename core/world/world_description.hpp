@@ -63,6 +63,18 @@ struct MaterialDescription {
     double damping = 0.0;      // N s/m, normal direction
 };
 
+// Overrides for one pair of materials (SCENE_FORMAT.md "material_pairs"):
+// what is set replaces the combination rule (mu = sqrt(mu1 mu2), e = max,
+// compliances in series, damping max) for contacts between the two.
+struct MaterialPairDescription {
+    std::array<std::string, 2> materials;
+    std::optional<std::string> friction_model;  // default: the first material's
+    std::optional<nlohmann::json> friction;     // that model's parameters
+    std::optional<double> restitution;
+    std::optional<double> compliance;
+    std::optional<double> damping;
+};
+
 struct BodyDescription {
     std::string name;                         // unique; "world" is reserved
     double mass = 1.0;                        // kg, > 0

@@ -167,5 +167,41 @@ TEST(Contact, NegativeOrNonFiniteContactSettingsAreRefusedByName) {
     EXPECT_EQ(message(s), "settings.contact_margin: must be a finite number >= 0 m, got nan");
 }
 
+// Materials combine by mu = sqrt(mu1 mu2) unless a material pair says
+// otherwise (SCENE_FORMAT.md): a block sliding on ice decelerates at mu g.
+TEST(Contact, MaterialPairOverridesTheCombinationRule) {
+    auto deceleration = [](bool override_pair) {
+        const double h = 1e-3;
+        World world(registry(), settings_for(h, {0, 0, -9.81}));
+        MaterialDescription ice;
+        ice.name = "ice";
+        ice.friction = {{"mu", 0.05}};
+        world.add_material(ice);  // default: mu 0.5
+        if (override_pair) {
+            MaterialPairDescription pair;
+            pair.materials = {"ice", "default"};
+            pair.friction = nlohmann::json{{"mu", 0.3}};
+            world.add_material_pair(pair);
+        }
+        ShapeDescription ground;
+        ground.type = "plane";
+        ground.material = "ice";
+        world.add_static_shape(ground);
+        BodyDescription block = box_body("block", 1.0, {0.2, 0.2, 0.2}, {0, 0, 0.1});
+        block.linear_velocity = {3.0, 0, 0};
+        const BodyId id = world.add_body(block);
+        for (int k = 0; k < 10; ++k) world.step();
+        const double v0 = world.linear_velocity(id)[0];
+        for (int k = 0; k < 100; ++k) world.step();
+        return (v0 - world.linear_velocity(id)[0]) / (100 * h);
+    };
+    EXPECT_NEAR(deceleration(false), std::sqrt(0.05 * 0.5) * 9.81, 1e-6);
+    EXPECT_NEAR(deceleration(true), 0.3 * 9.81, 1e-6);
+    World world(registry(), settings_for(1e-3, {0, 0, -9.81}));
+    MaterialPairDescription unknown;
+    unknown.materials = {"ice", "default"};
+    EXPECT_THROW(world.add_material_pair(unknown), Error);
+}
+
 }  // namespace
 }  // namespace pivot
