@@ -1,9 +1,25 @@
-// Whole steps of rigid-body worlds: chains of 10, 50 and 200 links on
-// spherical joints at h = 1 ms, hanging from the world and released from a
-// horizontal pose (so the problem changes every step), with each solver.
-// Time per step; counters: rows, solver iterations, largest joint error.
+// Whole steps of rigid-body worlds, with each solver.
+//
+// chain/*: chains of 10, 50 and 200 links on spherical joints at h = 1 ms,
+// hanging from the world and released from a horizontal pose (so the
+// problem changes every step). Counters: rows, solver iterations, largest
+// joint error.
+//
+// contact/*: contact scenes at h = 1/60 s (docs/benchmarks.md "Contact
+// scenes"): a stack of 10 boxes, pyramids of 21 and 120 boxes, 1000
+// spheres dropped into a box of static planes (the drop, and the pile they
+// land in). The 120-box pyramid and the sphere pile take seconds to a minute
+// per step (solver failures): they run only with PIVOT_BENCH_SLOW=1. Counters: per-stage mean times, contacts, rows and islands per step,
+// and the solver failures and fallbacks of the timed steps (totals and per
+// step), so that a step that was not solved shows in the numbers.
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -13,6 +29,16 @@ namespace pivot {
 namespace {
 
 PluginRegistry& registry() { return test::first_party_plugins(); }
+
+using StageTimes = std::array<double, static_cast<size_t>(StepStage::count)>;
+
+// Mean time per stage, in microseconds.
+void report_stages(benchmark::State& state, const StageTimes& stage_total) {
+    for (size_t k = 0; k < stage_total.size(); ++k) {
+        state.counters[std::string("us_") + step_stage_name(static_cast<StepStage>(k))] =
+            1e6 * stage_total[k] / static_cast<double>(state.iterations());
+    }
+}
 
 void chain(benchmark::State& state, const std::string& solver) {
     if (registry().find(solver) == nullptr) {
@@ -28,23 +54,191 @@ void chain(benchmark::State& state, const std::string& solver) {
     for (int i = 0; i < 10; ++i) world.step();  // warm-up: sizing, first solves
     double max_error = 0.0;
     uint64_t iterations = 0;
-    std::array<double, static_cast<size_t>(StepStage::count)> stage_total{};
+    StageTimes stage_total{};
     for (auto _ : state) {
         world.step();
         max_error = std::max(max_error, world.statistics().max_joint_error);
         iterations += world.statistics().solver_iterations;
         for (size_t k = 0; k < stage_total.size(); ++k) stage_total[k] += world.statistics().stage_seconds[k];
     }
-    // Mean time per stage, in microseconds.
-    for (size_t k = 0; k < stage_total.size(); ++k) {
-        state.counters[std::string("us_") + step_stage_name(static_cast<StepStage>(k))] =
-            1e6 * stage_total[k] / static_cast<double>(state.iterations());
-    }
+    report_stages(state, stage_total);
     state.counters["rows"] = world.statistics().rows;
     state.counters["iterations_per_step"] =
         benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
     state.counters["max_joint_error"] = max_error;
     state.counters["solver_failures"] = world.statistics().solver_failures;
+}
+
+// ---------------------------------------------------------------- contact scenes
+
+// A box body of `side` (m) and `mass` (kg) at `position`.
+BodyDescription box_body(const std::string& name, double side, double mass, const Vec3d& position) {
+    BodyDescription b;
+    b.name = name;
+    b.mass = mass;
+    const double inertia = mass * side * side / 6.0;
+    b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
+    b.position = position;
+    ShapeDescription cube;
+    cube.type = "box";
+    cube.size = {side, side, side};
+    b.shapes.push_back(cube);
+    return b;
+}
+
+// The half-space n.x <= offset is solid (ShapeDescription): the ground is
+// n = +z, offset 0.
+void add_ground(World& world) {
+    ShapeDescription ground;
+    ground.type = "plane";
+    world.add_static_shape(ground);
+}
+
+// 10 boxes (0.5 m cubes, 10 kg) stacked on the ground, as in
+// tests/physics/contact_test.cpp StackOfTenBoxesStandsAtSixtyHertz.
+void build_stack(World& world) {
+    add_ground(world);
+    const double side = 0.5;
+    for (int k = 0; k < 10; ++k) world.add_body(box_body("box" + std::to_string(k), side, 10.0, {0.0, 0.0, side * (k + 0.5)}));
+}
+
+// Rows of base, base - 1, ..., 1 boxes (0.5 m cubes, 10 kg; 21 boxes for a
+// base of 6 as in the PyramidStandsAtSixtyHertz test, 120 for 15), 2 cm gaps
+// between neighbours in a row, each box resting on two below.
+void build_pyramid(World& world, int base) {
+    add_ground(world);
+    const double side = 0.5, gap = 0.02;
+    for (int row = 0; row < base; ++row) {
+        for (int k = 0; k < base - row; ++k) {
+            world.add_body(box_body("box" + std::to_string(row) + "_" + std::to_string(k), side, 10.0,
+                                    {(k + 0.5 * row) * (side + gap), 0.0, side * (row + 0.5)}));
+        }
+    }
+}
+
+// Deterministic jitter in [-1, 1]: a hash of (i, axis), no RNG state.
+double jitter(uint32_t i, uint32_t axis) {
+    uint32_t x = i * 2654435761u + axis * 40503u + 12345u;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return 2.0 * (static_cast<double>(x) / 4294967295.0) - 1.0;
+}
+
+// 1000 spheres (r = 0.05 m, 0.1 kg, solid-sphere inertia) on a 10 x 10 x 10
+// grid (11.5 cm apart horizontally, 12 cm vertically, +-1 cm jitter in x
+// and y), dropped into a 1.2 m x 1.2 m box: a floor at z = 0 and walls at
+// x = +-0.6 m and y = +-0.6 m, all static planes (solid where n.x <= offset:
+// the wall at x = +0.6 is n = (-1, 0, 0), offset -0.6).
+constexpr double kSphereRadius = 0.05;
+constexpr double kContainerHalf = 0.6;
+void build_spheres(World& world) {
+    add_ground(world);
+    for (int axis = 0; axis < 2; ++axis) {
+        for (double sign : {1.0, -1.0}) {
+            ShapeDescription wall;
+            wall.type = "plane";
+            wall.normal = {0, 0, 0};
+            wall.normal[static_cast<size_t>(axis)] = sign;  // sign +1: the wall at -half, solid below it
+            wall.offset = -kContainerHalf;
+            world.add_static_shape(wall);
+        }
+    }
+    const double r = kSphereRadius, m = 0.1, inertia = 0.4 * m * r * r;
+    const int n = 10;
+    const double spacing = 0.115, layer = 0.12;
+    for (int k = 0; k < n; ++k) {
+        for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+                const uint32_t id = static_cast<uint32_t>(i + n * (j + n * k));
+                BodyDescription b;
+                b.name = "sphere" + std::to_string(id);
+                b.mass = m;
+                b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
+                b.position = {(i - 0.5 * (n - 1)) * spacing + 0.01 * jitter(id, 0),
+                              (j - 0.5 * (n - 1)) * spacing + 0.01 * jitter(id, 1), r + 0.01 + k * layer};
+                ShapeDescription sphere;
+                sphere.type = "sphere";
+                sphere.radius = r;
+                b.shapes.push_back(sphere);
+                world.add_body(b);
+            }
+        }
+    }
+}
+
+struct ContactScene {
+    std::function<void(World&)> build;
+    double timestep = 1.0 / 60.0;
+    int warmup_steps = 10;
+    // Solver of the warm-up steps; empty: the benchmarked one. Settling a
+    // pile with a solver that needs seconds per step would take minutes.
+    std::string warmup_solver;
+};
+
+void contact_scene(benchmark::State& state, const ContactScene& scene, const std::string& solver) {
+    if (registry().find(solver) == nullptr) {
+        state.SkipWithError(("not built: " + solver).c_str());
+        return;
+    }
+    WorldSettings settings;
+    settings.timestep = scene.timestep;
+    const SolverChoice choice{solver, nlohmann::json::object()};
+    settings.solver = scene.warmup_solver.empty() ? choice : SolverChoice{scene.warmup_solver, nlohmann::json::object()};
+    World world(registry(), settings);
+    scene.build(world);
+    uint64_t warmup_failures = 0, warmup_fallbacks = 0;
+    for (int i = 0; i < scene.warmup_steps; ++i) {
+        world.step();
+        warmup_failures += world.statistics().solver_failures;
+        warmup_fallbacks += world.statistics().fallbacks;
+    }
+    world.set_solver(choice);
+
+    StageTimes stage_total{};
+    uint64_t contacts = 0, rows = 0, islands = 0, failures = 0, fallbacks = 0, iterations = 0;
+    uint32_t max_rows = 0;
+    double max_residual = 0.0;
+    for (auto _ : state) {
+        world.step();
+        const StepStatistics& s = world.statistics();
+        for (size_t k = 0; k < stage_total.size(); ++k) stage_total[k] += s.stage_seconds[k];
+        contacts += world.contacts().size();
+        rows += s.rows;
+        max_rows = std::max(max_rows, s.rows);
+        islands += s.islands;
+        failures += s.solver_failures;
+        fallbacks += s.fallbacks;
+        iterations += s.solver_iterations;
+        max_residual = std::max(max_residual, s.solver_residual_max);
+    }
+    report_stages(state, stage_total);
+    const auto per_step = [](uint64_t total) {
+        return benchmark::Counter(static_cast<double>(total), benchmark::Counter::kAvgIterations);
+    };
+    state.counters["contacts"] = per_step(contacts);
+    state.counters["rows"] = per_step(rows);
+    state.counters["max_rows"] = max_rows;
+    state.counters["islands"] = per_step(islands);
+    state.counters["iterations_per_step"] = per_step(iterations);
+    // Islands not solved to the acceptance residual, and islands solved by
+    // the fallback, over all timed steps (totals) and per step.
+    state.counters["solver_failures"] = static_cast<double>(failures);
+    state.counters["failures_per_step"] = per_step(failures);
+    state.counters["fallbacks"] = static_cast<double>(fallbacks);
+    state.counters["fallbacks_per_step"] = per_step(fallbacks);
+    state.counters["max_residual"] = max_residual;
+    state.counters["warmup_failures"] = static_cast<double>(warmup_failures);
+    state.counters["warmup_fallbacks"] = static_cast<double>(warmup_fallbacks);
+    // Fastest body at the end: a standing stack or a settled pile is ~0.
+    double max_speed = 0.0;
+    for (BodyId b = 0; b < world.body_count(); ++b) {
+        const auto v = world.linear_velocity(b);
+        max_speed = std::max(max_speed, std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    }
+    state.counters["max_speed"] = max_speed;
 }
 
 void register_all() {
@@ -55,6 +249,51 @@ void register_all() {
             ->Arg(50)
             ->Arg(200)
             ->Unit(benchmark::kMicrosecond);
+    }
+
+    struct Entry {
+        std::string name;
+        ContactScene scene;
+        std::string solver;
+        int iterations;  // 0: let Google Benchmark choose
+        bool slow;       // seconds to minutes per step: run only with PIVOT_BENCH_SLOW=1
+    };
+    const ContactScene stack{build_stack, 1.0 / 60.0, 60, ""};
+    const ContactScene pyramid21{[](World& w) { build_pyramid(w, 6); }, 1.0 / 60.0, 60, ""};
+    const ContactScene pyramid120{[](World& w) { build_pyramid(w, 15); }, 1.0 / 60.0, 1, ""};
+    // The first 10 steps of the drop (a rain of spheres, many small islands).
+    const ContactScene drop{build_spheres, 1.0 / 60.0, 0, ""};
+    // The pile: 20 steps of PGS (0.33 s: the spheres have landed and form
+    // one island of ~8000 rows) before the timed steps. Settling for 2-3 s
+    // is out of reach: PGS already takes 5-14 s per step there (see
+    // docs/benchmarks.md).
+    const ContactScene pile{build_spheres, 1.0 / 60.0, 20, "pivot.solver.pgs"};
+    const std::vector<Entry> entries = {
+        {"contact/stack10/dantzig", stack, "pivot.solver.dantzig", 0, false},
+        {"contact/stack10/pgs", stack, "pivot.solver.pgs", 0, false},
+        {"contact/pyramid21/dantzig", pyramid21, "pivot.solver.dantzig", 0, false},
+        {"contact/pyramid21/pgs", pyramid21, "pivot.solver.pgs", 0, false},
+        {"contact/spheres1000_drop/dantzig", drop, "pivot.solver.dantzig", 10, false},
+        {"contact/spheres1000_drop/pgs", drop, "pivot.solver.pgs", 10, false},
+        {"contact/pyramid120/dantzig", pyramid120, "pivot.solver.dantzig", 1, true},
+        {"contact/pyramid120/pgs", pyramid120, "pivot.solver.pgs", 2, true},
+        {"contact/spheres1000_pile/dantzig", pile, "pivot.solver.dantzig", 1, true},
+        {"contact/spheres1000_pile/pgs", pile, "pivot.solver.pgs", 2, true},
+    };
+    const char* slow_env = std::getenv("PIVOT_BENCH_SLOW");
+    const bool run_slow = slow_env != nullptr && std::string(slow_env) == "1";
+    for (const Entry& e : entries) {
+        auto* b = benchmark::RegisterBenchmark(e.name.c_str(), [e, run_slow](benchmark::State& s) {
+                      if (e.slow && !run_slow) {
+                          s.SkipWithError("seconds to minutes per step: run with PIVOT_BENCH_SLOW=1");
+                          for (auto _ : s) {
+                          }
+                          return;
+                      }
+                      contact_scene(s, e.scene, e.solver);
+                  })->Unit(benchmark::kMicrosecond);
+        if (e.iterations > 0) b->Iterations(e.iterations);
+        if (e.slow && !run_slow) b->Iterations(1);
     }
 }
 
