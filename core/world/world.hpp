@@ -6,6 +6,7 @@
 // file each, and read and write only these arrays.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -167,6 +168,9 @@ struct WorldModel {
     uint32_t element_count = 0;
     uint32_t nq = 0;  // total coordinates
     uint32_t nv = 0;  // total velocities
+    // Called with each island's assembled problem just before it is solved
+    // (`pivot run --dump-lcp`); empty, it costs one test per island.
+    std::function<void(uint32_t island, const LcpProblem& problem)> lcp_observer;
 };
 
 // The state: what changes from step to step.
@@ -237,6 +241,10 @@ public:
     // Solvers: swap between two steps; the warm start is kept.
     void set_solver(const SolverChoice& solver);
     void set_fallback(const std::vector<SolverChoice>& fallback);
+    // Sees every island problem before it is solved (WorldModel::lcp_observer); {} removes it.
+    void set_lcp_observer(std::function<void(uint32_t island, const LcpProblem& problem)> observer) {
+        model_.lcp_observer = std::move(observer);
+    }
 
     // Reported after each step.
     const JointReaction& reaction(JointId j) const;
@@ -246,6 +254,13 @@ public:
     // The contacts of the last step.
     const std::vector<ContactReport>& contacts() const;
     Energy energy() const;
+
+    // The complete state as bytes (world_snapshot.cpp), and back: a restored
+    // world continues bitwise as the saved one did. The buffer fits only the
+    // same world in the same binary; restore checks that and throws
+    // pivot::Error, leaving the world unchanged, for anything else.
+    std::vector<uint8_t> save_state() const;
+    void restore_state(const uint8_t* data, size_t size);
 
     const WorldModel& model() const { return model_; }
     const WorldState& state() const { return state_; }

@@ -1,0 +1,144 @@
+// Saving and restoring the complete state of a world (a simulator rewinds
+// and replays): time, coordinates, velocities, applied forces, the joints'
+// per-joint parameters (motor targets), the warm starts of every row and the
+// contacts' memory (impulses and friction-model state by contact id). A
+// restored world continues bitwise as the saved one did (tested).
+//
+// The buffer is for the same binary and the same world (same bodies, joints
+// and plugins, built in the same order): native byte order, sizes checked on
+// restore. It is not a file format.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "step/step_scratch.hpp"
+#include "world/world.hpp"
+
+namespace pivot {
+
+namespace {
+
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '1'};
+
+class Writer {
+public:
+    explicit Writer(std::vector<uint8_t>& out) : out_(out) {}
+    template <typename T>
+    void value(const T& v) {
+        const auto* p = reinterpret_cast<const uint8_t*>(&v);
+        out_.insert(out_.end(), p, p + sizeof(T));
+    }
+    template <typename T>
+    void array(const std::vector<T>& v) {
+        value(static_cast<uint64_t>(v.size()));
+        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
+        out_.insert(out_.end(), p, p + v.size() * sizeof(T));
+    }
+
+private:
+    std::vector<uint8_t>& out_;
+};
+
+class Reader {
+public:
+    Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+    template <typename T>
+    T value(const char* what) {
+        T v{};
+        take(&v, sizeof(T), what);
+        return v;
+    }
+    // Reads an array whose length must be `expected` (the world's own).
+    template <typename T>
+    void array(std::vector<T>& v, size_t expected, const char* what) {
+        const auto count = value<uint64_t>(what);
+        if (count != expected) {
+            throw Error(fmt::format("state buffer: {}: {} values, this world has {} (a buffer from another world?)",
+                                    what, count, expected));
+        }
+        v.resize(count);
+        take(v.data(), count * sizeof(T), what);
+    }
+    // Reads an array of any length (the contacts of the saved step).
+    template <typename T>
+    void any_array(std::vector<T>& v, const char* what) {
+        const auto count = value<uint64_t>(what);
+        if (count > (size_ - offset_) / sizeof(T)) throw Error(fmt::format("state buffer: {}: truncated", what));
+        v.resize(count);
+        take(v.data(), count * sizeof(T), what);
+    }
+    bool done() const { return offset_ == size_; }
+
+private:
+    void take(void* out, size_t bytes, const char* what) {
+        if (bytes > size_ - offset_) throw Error(fmt::format("state buffer: {}: truncated", what));
+        std::memcpy(out, data_ + offset_, bytes);
+        offset_ += bytes;
+    }
+    const uint8_t* data_;
+    size_t size_;
+    size_t offset_ = 0;
+};
+
+}  // namespace
+
+std::vector<uint8_t> World::save_state() const {
+    std::vector<uint8_t> out;
+    Writer w(out);
+    for (char c : kMagic) w.value(c);
+    w.value(state_.time);
+    w.array(state_.q);
+    w.array(state_.v);
+    w.array(state_.applied);
+    w.array(state_.joint_impulses);
+    w.value(static_cast<uint64_t>(model_.joint_groups.size()));
+    for (const JointGroup& g : model_.joint_groups) w.array(g.item_params);
+    w.array(state_.contact_ids);
+    w.array(state_.contact_impulses);
+    w.array(state_.contact_state);
+    return out;
+}
+
+void World::restore_state(const uint8_t* data, size_t size) {
+    if (data == nullptr && size > 0) throw Error("state buffer: null data");
+    Reader r(data, size);
+    for (char c : kMagic) {
+        if (r.value<char>("header") != c) throw Error("state buffer: not a Pivot world state (bad header)");
+    }
+    // Everything is read into a copy first: a bad buffer leaves the world as it was.
+    WorldState restored;
+    restored.time = r.value<double>("time");
+    r.array(restored.q, state_.q.size(), "coordinates");
+    r.array(restored.v, state_.v.size(), "velocities");
+    r.array(restored.applied, state_.applied.size(), "applied forces");
+    r.array(restored.joint_impulses, state_.joint_impulses.size(), "joint impulses");
+    const auto groups = r.value<uint64_t>("joint groups");
+    if (groups != model_.joint_groups.size()) {
+        throw Error(fmt::format("state buffer: {} joint groups, this world has {} (a buffer from another world?)",
+                                groups, model_.joint_groups.size()));
+    }
+    std::vector<std::vector<double>> params(model_.joint_groups.size());
+    for (size_t g = 0; g < params.size(); ++g) {
+        r.array(params[g], model_.joint_groups[g].item_params.size(), "joint parameters");
+    }
+    r.any_array(restored.contact_ids, "contact ids");
+    r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
+    r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
+    if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
+    if (!std::isfinite(restored.time)) throw Error("state buffer: time is not finite");
+    for (const auto* values : {&restored.q, &restored.v, &restored.applied}) {
+        for (double x : *values) {
+            if (!std::isfinite(x)) throw Error("state buffer: a coordinate, velocity or force is not finite");
+        }
+    }
+    state_ = std::move(restored);
+    for (size_t g = 0; g < params.size(); ++g) model_.joint_groups[g].item_params = std::move(params[g]);
+    // The reports of the last step belong to the state left behind.
+    if (scratch_) {
+        scratch_->contact_reports.clear();
+        scratch_->statistics = StepStatistics{};
+    }
+}
+
+}  // namespace pivot
