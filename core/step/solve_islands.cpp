@@ -254,6 +254,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
             const JointGroup& jg = model.joint_groups[row.joint_group];
             s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
+        if (model.lcp_observer) model.lcp_observer(island, p);
         const ChainReport report = solver.solve(p, s.x, true);
         s.statistics.solver_iterations += report.iterations;
         s.statistics.fallbacks += report.fallbacks;
