@@ -1,0 +1,488 @@
+// Reads a scene document top-down into World's build calls: settings (and
+// plugin_paths first, since everything else may name their plugins),
+// materials, material pairs, bodies, static shapes, joints. The structure
+// (keys, types, references between objects) is checked here, where the JSON
+// Pointer is known; value ranges are World's own checks, whose messages get
+// the file and the pointer prepended, so no rule is written twice.
+#include "scene/scene_loader.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/error.hpp"
+#include "plugin_host/parameters.hpp"
+#include "scene/json_reader.hpp"
+
+namespace pivot {
+
+namespace {
+
+using scene::JsonAt;
+using scene::JsonObject;
+
+constexpr std::string_view kFormat = "pivot-scene/1";
+constexpr size_t kMaxListedNames = 10;  // names listed in "no body named ..." messages
+
+// "a, b, c" (at most kMaxListedNames, then "...").
+std::string name_list(const std::vector<std::string>& names) {
+    if (names.empty()) return "none";
+    std::vector<std::string> shown(names.begin(), names.begin() + std::min(names.size(), kMaxListedNames));
+    if (names.size() > kMaxListedNames) shown.push_back(fmt::format("... ({} in all)", names.size()));
+    return fmt::format("{}", fmt::join(shown, ", "));
+}
+
+// Runs a World build call; its pivot::Error gets the file and pointer prepended.
+template <typename Call>
+decltype(auto) at_pointer(const JsonAt& at, Call&& call) {
+    try {
+        return call();
+    } catch (const Error& e) {
+        at.fail(e.what());
+    }
+}
+
+class SceneBuilder {
+public:
+    SceneBuilder(PluginRegistry& registry, const std::filesystem::path& base_dir, const SceneOptions& options)
+        : registry_(registry), base_dir_(base_dir), options_(options) {}
+
+    std::unique_ptr<World> build(const JsonAt& root) {
+        root.expect_object();
+        // The format first: a newer file should say so rather than fail on a new key.
+        if (!root.json().contains("format")) {
+            root.fail_below("format", fmt::format("missing required key 'format' (\"{}\")", kFormat));
+        }
+        if (root["format"].string() != kFormat) {
+            root["format"].fail(fmt::format("unsupported format {}; this version reads \"{}\"",
+                                            scene::describe_json(root["format"].json()), kFormat));
+        }
+        const JsonObject top(root, {"format", "settings", "materials", "material_pairs", "bodies", "static_shapes",
+                                    "joints", "cables"});
+        // An empty settings object stands for an absent one.
+        const nlohmann::json no_settings = nlohmann::json::object();
+        read_settings(top.optional("settings").value_or(JsonAt(no_settings, "/settings", root.source())));
+        if (auto cables = top.optional("cables")) check_cables(*cables);
+        if (auto materials = top.optional("materials")) read_materials(*materials);
+        if (auto pairs = top.optional("material_pairs")) read_material_pairs(*pairs);
+        if (auto bodies = top.optional("bodies")) read_bodies(*bodies);
+        if (auto shapes = top.optional("static_shapes")) read_static_shapes(*shapes);
+        if (auto joints = top.optional("joints")) read_joints(*joints);
+        return std::move(world_);
+    }
+
+private:
+    // --- settings -------------------------------------------------------
+
+    void read_settings(const JsonAt& at) {
+        const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
+                                "solver_acceptance", "contact_margin", "restitution_threshold",
+                                "contact_regularization"});
+        if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
+
+        WorldSettings settings;
+        if (auto v = s.optional("timestep")) {
+            settings.timestep = v->number();
+            if (!(settings.timestep > 0.0)) v->fail(fmt::format("must be > 0 s, got {}", settings.timestep));
+        }
+        if (auto v = s.optional("gravity")) settings.gravity = v->vec3();
+        for (auto [key, field] : {std::pair{"solver_acceptance", &settings.solver_acceptance},
+                                  std::pair{"contact_margin", &settings.contact_margin},
+                                  std::pair{"restitution_threshold", &settings.restitution_threshold},
+                                  std::pair{"contact_regularization", &settings.contact_regularization}}) {
+            if (auto v = s.optional(key)) {
+                *field = v->number();
+                if (!(*field >= 0.0)) v->fail(fmt::format("must be >= 0, got {}", *field));
+            }
+        }
+
+        if (auto v = s.optional("solver")) settings.solver.id = solver_id(*v);
+        if (auto v = s.optional("solver_options")) {
+            v->expect_object();
+            settings.solver.options = v->json();
+        }
+        if (options_.solver) {
+            const std::string id = at_pointer(at, [&] {
+                try {
+                    return registry_.require(PIVOT_KIND_SOLVER, *options_.solver).id;
+                } catch (const Error& e) {
+                    throw Error(fmt::format("solver override: {}", e.what()));
+                }
+            });
+            if (id != settings.solver.id) settings.solver.options = nlohmann::json::object();
+            settings.solver.id = id;
+        }
+        const JsonAt options_at = s.optional("solver_options").value_or(at);
+        at_pointer(options_at, [&] {
+            const PluginRecord& solver = registry_.require(PIVOT_KIND_SOLVER, settings.solver.id);
+            pack_params(solver, ParamScope::instance, settings.solver.options,
+                        fmt::format("solver '{}' options", solver.id));  // validates
+        });
+
+        if (auto v = s.optional("fallback")) {
+            settings.fallback.clear();
+            for (size_t i = 0; i < v->array_size(); ++i) {
+                settings.fallback.push_back({solver_id((*v)[i]), nlohmann::json::object()});
+            }
+        }
+        world_ = at_pointer(at, [&] { return std::make_unique<World>(registry_, settings); });
+    }
+
+    void load_plugin_paths(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt item = at[i];
+            const std::filesystem::path path = base_dir_ / item.nonempty_string();
+            std::error_code ec;
+            if (!std::filesystem::exists(path, ec)) item.fail(fmt::format("no such file or folder: {}", path.string()));
+            const LoadReport report = registry_.load(path);
+            if (!report.ok()) item.fail(fmt::format("{}", fmt::join(report.problems, "; ")));
+        }
+    }
+
+    std::string solver_id(const JsonAt& at) const {
+        const std::string name = at.nonempty_string();
+        return at_pointer(at, [&] { return registry_.require(PIVOT_KIND_SOLVER, name).id; });
+    }
+
+    // --- cables ---------------------------------------------------------
+
+    void check_cables(const JsonAt& at) const {
+        if (at.array_size() == 0) return;
+        at[0].fail(
+            "ANCF cables need the element plugin 'pivot.element.ancf_cable', which this version of Pivot "
+            "does not have (cables are not supported yet; see docs/scene-format.md)");
+    }
+
+    // --- materials ------------------------------------------------------
+
+    // A "friction" object: "model" (a friction plugin id or short name) and
+    // that model's parameters; the model is resolved here so an unknown one
+    // is reported at .../friction/model.
+    std::pair<std::optional<std::string>, nlohmann::json> read_friction(const JsonAt& at) const {
+        at.expect_object();
+        std::optional<std::string> model;
+        nlohmann::json params = at.json();
+        if (params.contains("model")) {
+            const JsonAt m = at["model"];
+            const std::string name = m.nonempty_string();
+            model = at_pointer(m, [&] { return registry_.require(PIVOT_KIND_FRICTION, name).id; });
+            params.erase("model");
+        }
+        return {model, params};
+    }
+
+    void read_materials(const JsonAt& at) {
+        at.expect_object();
+        for (const auto& item : at.json().items()) {
+            const JsonAt m_at = at[item.key()];
+            const JsonObject m(m_at, {"friction", "restitution", "compliance", "damping"});
+            MaterialDescription material;
+            material.name = item.key();
+            if (material.name.empty()) m_at.fail("a material name must not be empty");
+            if (auto f = m.optional("friction")) {
+                auto [model, params] = read_friction(*f);
+                if (model) material.friction_model = *model;
+                material.friction = params;
+            }
+            if (auto v = m.optional("restitution")) material.restitution = v->number();
+            if (auto v = m.optional("compliance")) material.compliance = v->number();
+            if (auto v = m.optional("damping")) material.damping = v->number();
+            at_pointer(m_at, [&] { world_->add_material(material); });
+            materials_.insert(material.name);
+        }
+    }
+
+    void read_material_pairs(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt p_at = at[i];
+            const JsonObject p(p_at, {"materials", "friction", "restitution", "compliance", "damping"});
+            MaterialPairDescription pair;
+            const JsonAt names = p.required("materials", "the names of the two materials");
+            if (names.array_size() != 2) names.fail("expected 2 material names, got " + scene::describe_json(names.json()));
+            for (size_t k = 0; k < 2; ++k) pair.materials[k] = material_name(names[k]);
+            if (auto f = p.optional("friction")) {
+                auto [model, params] = read_friction(*f);
+                pair.friction_model = model;
+                pair.friction = params;
+            }
+            if (auto v = p.optional("restitution")) pair.restitution = v->number();
+            if (auto v = p.optional("compliance")) pair.compliance = v->number();
+            if (auto v = p.optional("damping")) pair.damping = v->number();
+            at_pointer(p_at, [&] { world_->add_material_pair(pair); });
+        }
+    }
+
+    std::string material_name(const JsonAt& at) const {
+        std::string name = at.nonempty_string();
+        if (!materials_.count(name)) {
+            at.fail(fmt::format("no material named '{}' (defined: {})", name,
+                                name_list(std::vector<std::string>(materials_.begin(), materials_.end()))));
+        }
+        return name;
+    }
+
+    // --- shapes ---------------------------------------------------------
+
+    ShapeDescription read_shape(const JsonAt& at, bool is_static) const {
+        at.expect_object();
+        if (!at.json().contains("type")) {
+            at.fail_below("type", "missing required key 'type' (sphere, box, capsule, cylinder" +
+                                      std::string(is_static ? ", plane)" : ")"));
+        }
+        ShapeDescription shape;
+        shape.type = at["type"].string();
+        std::vector<std::string_view> keys = {"type", "material"};
+        if (shape.type == "sphere") {
+            keys.insert(keys.end(), {"radius", "position", "orientation"});
+        } else if (shape.type == "box") {
+            keys.insert(keys.end(), {"size", "position", "orientation"});
+        } else if (shape.type == "capsule" || shape.type == "cylinder") {
+            keys.insert(keys.end(), {"radius", "length", "position", "orientation"});
+        } else if (shape.type == "plane") {
+            if (!is_static) at["type"].fail("a plane can only be a static shape (static_shapes)");
+            keys.insert(keys.end(), {"normal", "offset"});
+        } else {
+            at["type"].fail(fmt::format("unknown shape type '{}' (sphere, box, capsule, cylinder{})", shape.type,
+                                        is_static ? ", plane" : ""));
+        }
+        const JsonObject s(at, keys);
+        const std::string what = "of a " + shape.type;
+        if (shape.type == "sphere" || shape.type == "capsule" || shape.type == "cylinder") {
+            shape.radius = s.required("radius", "m, " + what).number();
+        }
+        if (shape.type == "capsule" || shape.type == "cylinder") {
+            shape.length = s.required("length", "m along the local z axis, " + what).number();
+        }
+        if (shape.type == "box") shape.size = s.required("size", "full edge lengths [x, y, z] in m").vec3();
+        if (shape.type == "plane") {
+            shape.normal = s.required("normal", "the plane's normal; n.x <= offset is solid").vec3();
+            if (auto v = s.optional("offset")) shape.offset = v->number();
+        }
+        if (auto v = s.optional("position")) shape.position = v->vec3();
+        if (auto v = s.optional("orientation")) shape.orientation = v->unit_quaternion();
+        if (auto v = s.optional("material")) shape.material = material_name(*v);
+        return shape;
+    }
+
+    void read_static_shapes(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const ShapeDescription shape = read_shape(at[i], true);
+            at_pointer(at[i], [&] { world_->add_static_shape(shape); });
+        }
+    }
+
+    // --- bodies ---------------------------------------------------------
+
+    static std::array<double, 9> read_inertia(const JsonAt& at) {
+        const std::vector<double> v = at.numbers();
+        std::array<double, 9> I{};
+        if (v.size() == 3) {
+            for (int i = 0; i < 3; ++i) {
+                if (!(v[i] > 0.0)) {
+                    at.fail(fmt::format("not positive definite: principal moment {} is {} kg m^2, must be > 0", i,
+                                        v[i]));
+                }
+            }
+            I = {v[0], 0, 0, 0, v[1], 0, 0, 0, v[2]};
+            return I;
+        }
+        if (v.size() != 9) {
+            at.fail(fmt::format("expected 3 numbers (principal moments) or 9 (the symmetric matrix, row-major), got {}",
+                                v.size()));
+        }
+        std::copy(v.begin(), v.end(), I.begin());
+        const double scale = std::abs(I[0]) + std::abs(I[4]) + std::abs(I[8]);
+        for (int r = 0; r < 3; ++r) {
+            for (int c = r + 1; c < 3; ++c) {
+                if (std::abs(I[3 * r + c] - I[3 * c + r]) > 1e-12 * scale) {
+                    at.fail(fmt::format("not symmetric: entry ({}, {}) is {} but ({}, {}) is {}", r, c, I[3 * r + c],
+                                        c, r, I[3 * c + r]));
+                }
+            }
+        }
+        const Eigen::Matrix3d m = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(I.data());
+        const Eigen::Vector3d eig = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(m, Eigen::EigenvaluesOnly).eigenvalues();
+        if (!(eig[0] > 0.0)) {
+            at.fail(fmt::format("not positive definite: its eigenvalues (principal moments) are {:.6g}, {:.6g}, {:.6g} "
+                                "kg m^2, all must be > 0",
+                                eig[0], eig[1], eig[2]));
+        }
+        return I;
+    }
+
+    void read_bodies(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt b_at = at[i];
+            const JsonObject b(b_at, {"name", "mass", "inertia", "position", "orientation", "linear_velocity",
+                                      "angular_velocity", "fixed", "shapes"});
+            BodyDescription body;
+            const JsonAt name = b.required("name", "a unique body name");
+            body.name = name.nonempty_string();
+            if (body.name == "world") name.fail("the name 'world' is reserved for the fixed world frame");
+            if (auto it = body_pointers_.find(body.name); it != body_pointers_.end()) {
+                name.fail(fmt::format("duplicate body name '{}' (also {})", body.name, it->second));
+            }
+            if (auto v = b.optional("fixed")) body.fixed = v->boolean();
+            // A fixed body never moves, so its mass and inertia may be left out.
+            if (body.fixed) {
+                if (auto v = b.optional("mass")) body.mass = v->number();
+                if (auto v = b.optional("inertia")) body.inertia = read_inertia(*v);
+            } else {
+                body.mass = b.required("mass", "kg, > 0").number();
+                body.inertia = read_inertia(b.required("inertia", "kg m^2: 3 principal moments or 9 numbers"));
+            }
+            if (auto v = b.optional("position")) body.position = v->vec3();
+            if (auto v = b.optional("orientation")) body.orientation = v->unit_quaternion();
+            if (auto v = b.optional("linear_velocity")) body.linear_velocity = v->vec3();
+            if (auto v = b.optional("angular_velocity")) body.angular_velocity = v->vec3();
+            if (auto shapes = b.optional("shapes")) {
+                for (size_t k = 0; k < shapes->array_size(); ++k) body.shapes.push_back(read_shape((*shapes)[k], false));
+            }
+            at_pointer(b_at, [&] { world_->add_body(body); });
+            body_pointers_.emplace(body.name, b_at.pointer());
+            body_names_.push_back(body.name);
+        }
+    }
+
+    // --- joints ---------------------------------------------------------
+
+    std::string body_name(const JsonAt& at) const {
+        std::string name = at.nonempty_string();
+        if (name != "world" && !body_pointers_.count(name)) {
+            at.fail(fmt::format("no body named '{}' (bodies: {}; \"world\" is the fixed world frame)", name,
+                                name_list(body_names_)));
+        }
+        return name;
+    }
+
+    static JointLimits read_limits(const JsonAt& at) {
+        const JsonObject l(at, {"lower", "upper"});
+        return {l.required("lower", "rad or m").number(), l.required("upper", "rad or m").number()};
+    }
+
+    static JointMotor read_motor(const JsonAt& at) {
+        const JsonObject m(at, {"velocity", "max_force"});
+        return {m.required("velocity", "target, rad/s or m/s").number(),
+                m.required("max_force", "N m or N, >= 0").number()};
+    }
+
+    void read_joints(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt j_at = at[i];
+            j_at.expect_object();
+            if (!j_at.json().contains("type")) {
+                j_at.fail_below("type", "missing required key 'type' (fixed, spherical, revolute, prismatic, "
+                                        "cylindrical, universal, distance, or a joint plugin id)");
+            }
+            const JsonAt type_at = j_at["type"];
+            const std::string type = type_at.nonempty_string();
+            const PluginRecord& plugin = at_pointer(type_at, [&]() -> const PluginRecord& {
+                return registry_.require(PIVOT_KIND_JOINT, type);
+            });
+            std::vector<std::string_view> keys = {"name", "type", "body1", "body2", "compliance", "damping"};
+            std::vector<std::string_view> needed;
+            const std::string& id = plugin.id;
+            if (id == "pivot.joint.fixed" || id == "pivot.joint.spherical") {
+                needed = {"anchor"};
+            } else if (id == "pivot.joint.revolute" || id == "pivot.joint.cylindrical") {
+                needed = {"anchor", "axis"};
+                keys.insert(keys.end(), {"limits", "motor"});
+            } else if (id == "pivot.joint.prismatic") {
+                needed = {"axis"};
+                keys.insert(keys.end(), {"limits", "motor"});
+            } else if (id == "pivot.joint.universal") {
+                needed = {"anchor", "axis1", "axis2"};
+            } else if (id == "pivot.joint.distance") {
+                needed = {"anchor1", "anchor2"};
+                keys.push_back("length");
+            } else {  // another vendor's joint: every geometric key, checked by World against the plugin
+                keys.insert(keys.end(), {"anchor", "axis", "axis1", "axis2", "anchor1", "anchor2", "length", "limits",
+                                         "motor"});
+            }
+            keys.insert(keys.end(), needed.begin(), needed.end());
+            const JsonObject j(j_at, keys);
+
+            JointDescription joint;
+            joint.type = id;
+            const JsonAt name = j.required("name", "a unique joint name");
+            joint.name = name.nonempty_string();
+            if (auto it = joint_pointers_.find(joint.name); it != joint_pointers_.end()) {
+                name.fail(fmt::format("duplicate joint name '{}' (also {})", joint.name, it->second));
+            }
+            joint.body1 = body_name(j.required("body1", "a body name or \"world\""));
+            joint.body2 = body_name(j.required("body2", "a body name or \"world\""));
+            for (std::string_view key : needed) {
+                j.required(key, key.rfind("axis", 0) == 0 ? "a direction, world frame"
+                                                          : "a point in m, world frame, initial configuration");
+            }
+            if (auto v = j.optional("anchor")) joint.anchor = v->vec3();
+            if (auto v = j.optional("axis")) joint.axis = v->vec3();
+            if (auto v = j.optional("axis1")) joint.axis1 = v->vec3();
+            if (auto v = j.optional("axis2")) joint.axis2 = v->vec3();
+            if (auto v = j.optional("anchor1")) joint.anchor1 = v->vec3();
+            if (auto v = j.optional("anchor2")) joint.anchor2 = v->vec3();
+            if (auto v = j.optional("length")) joint.length = v->number();
+            if (auto v = j.optional("compliance")) joint.compliance = v->number();
+            if (auto v = j.optional("damping")) joint.damping = v->number();
+            if (auto v = j.optional("limits")) joint.limits = read_limits(*v);
+            if (auto v = j.optional("motor")) joint.motor = read_motor(*v);
+            at_pointer(j_at, [&] { world_->add_joint(joint); });
+            joint_pointers_.emplace(joint.name, j_at.pointer());
+        }
+    }
+
+    PluginRegistry& registry_;
+    const std::filesystem::path& base_dir_;
+    const SceneOptions& options_;
+    std::unique_ptr<World> world_;
+    std::set<std::string> materials_ = {"default"};
+    std::map<std::string, std::string> body_pointers_;   // name -> pointer of its definition
+    std::vector<std::string> body_names_;                // in file order, for messages
+    std::map<std::string, std::string> joint_pointers_;
+};
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string parse_error_text(const nlohmann::json::exception& e) {
+    std::string text = e.what();
+    const auto end = text.find("] ");
+    if (text.rfind("[json.exception", 0) == 0 && end != std::string::npos) text = text.substr(end + 2);
+    return text;
+}
+
+}  // namespace
+
+std::unique_ptr<World> load_scene_json(PluginRegistry& registry, std::string_view json_text,
+                                       const std::filesystem::path& base_dir, const std::string& source,
+                                       const SceneOptions& options) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(json_text.begin(), json_text.end());
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number overflowing a double
+        throw Error(fmt::format("{}: invalid JSON: {}", source, parse_error_text(e)));
+    }
+    SceneBuilder builder(registry, base_dir, options);
+    return builder.build(JsonAt(document, "", source));
+}
+
+std::unique_ptr<World> load_scene_file(PluginRegistry& registry, const std::filesystem::path& file,
+                                       const SceneOptions& options) {
+    const std::string source = file.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw Error(fmt::format("{}: file not found", source));
+    if (std::filesystem::is_directory(file, ec)) throw Error(fmt::format("{}: is a folder, not a scene file", source));
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw Error(fmt::format("{}: cannot be read", source));
+    std::stringstream text;
+    text << in.rdbuf();
+    return load_scene_json(registry, text.str(), file.parent_path(), source, options);
+}
+
+}  // namespace pivot

@@ -1,0 +1,261 @@
+// Every way a scene file can be wrong gives one pivot::Error whose one-line
+// message names the file, the JSON Pointer and the problem
+// (docs/scene-format.md "Errors"); none crashes or reaches the world.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "first_party_plugins.hpp"
+#include "scene/scene_loader.hpp"
+
+namespace pivot {
+namespace {
+
+const std::string kData = PIVOT_SCENE_TEST_DATA_DIR;
+
+// The message of loading `json`, or "" when it loads.
+std::string load_error(const std::string& json) {
+    try {
+        load_scene_json(test::first_party_plugins(), json, kData, "bad.json");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A scene with one pendulum; `patch` replaces a marked part.
+std::string scene(const std::string& settings, const std::string& bodies, const std::string& joints = "[]",
+                  const std::string& extra = "") {
+    return R"({"format": "pivot-scene/1", "settings": )" + settings + R"(, "bodies": )" + bodies +
+           R"(, "joints": )" + joints + extra + "}";
+}
+
+const std::string kSettings = R"({"timestep": 0.001})";
+const std::string kBob = R"([{"name": "bob", "mass": 1, "inertia": [0.1, 0.1, 0.1], "position": [1, 0, 0]}])";
+const std::string kHinge =
+    R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob", "anchor": [0, 0, 0], "axis": [0, 1, 0]}])";
+
+// Asserts the message is one line, starts with the file and pointer, and says `what`.
+void expect_error(const std::string& json, const std::string& pointer, const std::vector<std::string>& what) {
+    const std::string message = load_error(json);
+    ASSERT_FALSE(message.empty()) << "loaded: " << json;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("bad.json: " + pointer + (pointer.empty() ? "" : ": "), 0), 0u) << message;
+    for (const auto& w : what) EXPECT_NE(message.find(w), std::string::npos) << "'" << w << "' not in: " << message;
+}
+
+TEST(SceneErrors, TheBaseSceneLoads) { EXPECT_EQ(load_error(scene(kSettings, kBob, kHinge)), ""); }
+
+TEST(SceneErrors, InvalidJsonGivesLineAndColumn) {
+    expect_error("{\n  \"format\": \"pivot-scene/1\",\n  \"bodies\": [ }\n}", "", {"invalid JSON", "line 3, column"});
+}
+
+TEST(SceneErrors, FileNotFound) {
+    try {
+        load_scene_file(test::first_party_plugins(), kData + "/no_such_scene.json");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), kData + "/no_such_scene.json: file not found");
+    }
+}
+
+TEST(SceneErrors, FormatIsRequiredAndChecked) {
+    expect_error(R"({"bodies": []})", "/format", {"missing required key 'format'", "pivot-scene/1"});
+    expect_error(R"({"format": "pivot-scene/2"})", "/format", {"unsupported format", "pivot-scene/2"});
+    expect_error(R"([1, 2])", "", {"expected an object, got an array of 2"});
+}
+
+TEST(SceneErrors, UnknownKeysAnywhere) {
+    expect_error(scene(kSettings, kBob, kHinge, R"(, "bodys": [])"), "/bodys", {"unknown key 'bodys'", "bodies"});
+    expect_error(scene(R"({"timestep": 0.001, "gravty": [0, 0, 0]})", kBob), "/settings/gravty",
+                 {"unknown key 'gravty'", "gravity"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "colour": "red"}])"),
+                 "/bodies/0/colour", {"unknown key 'colour'"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "sphere", "radius": 1, "size": [1, 1, 1]}]}])"),
+                 "/bodies/0/shapes/0/size", {"unknown key 'size'", "radius"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "spherical", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [1, 0, 0]}])"),
+                 "/joints/0/axis", {"unknown key 'axis'"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0], "limits": {"lo": 0}}])"),
+                 "/joints/0/limits/lo", {"unknown key 'lo'", "lower, upper"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0],
+                                             "motor": {"velocity": 1, "max_force": 1, "torque": 2}}])"),
+                 "/joints/0/motor/torque", {"unknown key 'torque'"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "materials": {"ice": {"mu": 0.1}})"), "/materials/ice/mu",
+                 {"unknown key 'mu'", "friction"});
+    // A friction model's parameters are its schema's: World's check, with the path prepended.
+    expect_error(scene(kSettings, kBob, "[]", R"(, "materials": {"ice": {"friction": {"model": "box", "muu": 0.1}}})"),
+                 "/materials/ice", {"'muu' is not a parameter of plugin 'pivot.friction.box'"});
+    expect_error(scene(R"({"solver": "dantzig", "solver_options": {"max_iter": 5}})", kBob), "/settings/solver_options",
+                 {"'max_iter' is not a parameter of plugin 'pivot.solver.dantzig'"});
+}
+
+TEST(SceneErrors, WrongTypes) {
+    expect_error(scene(R"({"timestep": "fast"})", kBob), "/settings/timestep",
+                 {"expected a number, got a string (\"fast\")"});
+    expect_error(scene(R"({"gravity": [0, -9.81]})", kBob), "/settings/gravity", {"expected 3 numbers, got an array of 2"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, "1", 0]}])"),
+                 "/bodies/0/position/1", {"expected a number"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "fixed": "yes"}])"),
+                 "/bodies/0/fixed", {"expected true or false"});
+    expect_error(scene(kSettings, R"([{"name": 7, "mass": 1, "inertia": [1, 1, 1]}])"), "/bodies/0/name",
+                 {"expected a string, got the number 7"});
+    expect_error(scene(kSettings, R"({"b": 1})"), "/bodies", {"expected an array, got an object"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1]}])"), "/bodies/0/inertia",
+                 {"expected 3 numbers", "or 9", "got 2"});
+    // Overflow is nlohmann's parse error (no value can be infinite or NaN).
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1e999, "inertia": [1, 1, 1]}])"), "",
+                 {"invalid JSON", "number overflow parsing '1e999'"});
+}
+
+TEST(SceneErrors, MissingRequiredKeys) {
+    expect_error(scene(kSettings, R"([{"name": "b", "inertia": [1, 1, 1]}])"), "/bodies/0/mass",
+                 {"missing required key 'mass'"});
+    expect_error(scene(kSettings, R"([{"mass": 1, "inertia": [1, 1, 1]}])"), "/bodies/0/name",
+                 {"missing required key 'name'"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "shapes": [{"type": "sphere"}]}])"),
+                 "/bodies/0/shapes/0/radius", {"missing required key 'radius'"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body2": "bob", "anchor": [0, 0, 0],
+                                             "axis": [0, 1, 0]}])"),
+                 "/joints/0/body1", {"missing required key 'body1'"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0]}])"),
+                 "/joints/0/axis", {"missing required key 'axis'"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0], "motor": {"velocity": 1}}])"),
+                 "/joints/0/motor/max_force", {"missing required key 'max_force'"});
+}
+
+TEST(SceneErrors, QuaternionNotUnitSaysTheNorm) {
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "orientation": [1, 0, 0, 0.1]}])"),
+                 "/bodies/0/orientation", {"not a unit quaternion", "norm is 1.00498756"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "sphere", "radius": 1, "orientation": [0, 0, 0, 0]}]}])"),
+                 "/bodies/0/shapes/0/orientation", {"norm is 0"});
+    // Within 1e-6 of unit is accepted.
+    EXPECT_EQ(load_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                              "orientation": [1.0000005, 0, 0, 0]}])")),
+              "");
+}
+
+TEST(SceneErrors, InertiaNotPositiveDefiniteSaysWhy) {
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, -1, 1]}])"), "/bodies/0/inertia",
+                 {"not positive definite", "principal moment 1 is -1"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 2, 0, 2, 1, 0, 0, 0, 1]}])"),
+                 "/bodies/0/inertia", {"not positive definite", "eigenvalues", "-1"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 0.5, 0, 0, 1, 0, 0, 0, 1]}])"),
+                 "/bodies/0/inertia", {"not symmetric", "(0, 1) is 0.5 but (1, 0) is 0"});
+}
+
+TEST(SceneErrors, ValueRangesAreWorldChecksWithThePath) {
+    expect_error(scene(kSettings, R"([{"name": "crate", "mass": -2, "inertia": [1, 1, 1]}])"), "/bodies/0",
+                 {"body 'crate': mass: must be a positive number of kg, got -2"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "materials": {"ice": {"restitution": 2}})"), "/materials/ice",
+                 {"restitution: must be in [0, 1]"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "sphere", "radius": -1}]}])"),
+                 "/bodies/0", {"radius: must be > 0 m"});
+    expect_error(scene(R"({"timestep": 0})", kBob), "/settings/timestep", {"must be > 0 s"});
+}
+
+TEST(SceneErrors, UnknownPluginIds) {
+    expect_error(scene(R"({"solver": "gauss"})", kBob), "/settings/solver", {"unknown solver plugin 'gauss'", "loaded:"});
+    expect_error(scene(R"({"fallback": ["pgs", "nope"]})", kBob), "/settings/fallback/1",
+                 {"unknown solver plugin 'nope'"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "materials": {"ice": {"friction": {"model": "sticky"}}})"),
+                 "/materials/ice/friction/model", {"unknown friction plugin 'sticky'"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "hinge", "body1": "world", "body2": "bob"}])"),
+                 "/joints/0/type", {"unknown joint plugin 'hinge'", "pivot.joint.revolute"});
+    // A plugin of another kind is named as such.
+    expect_error(scene(R"({"solver": "pivot.friction.box"})", kBob), "/settings/solver",
+                 {"'pivot.friction.box' is a friction plugin, not a solver plugin"});
+}
+
+TEST(SceneErrors, PluginPathsAreRelativeToTheFile) {
+    expect_error(scene(R"({"plugin_paths": ["no/such/folder"]})", kBob), "/settings/plugin_paths/0",
+                 {"no such file or folder", "no/such/folder"});
+}
+
+TEST(SceneErrors, JointNamingAMissingBody) {
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bobb",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0]}])"),
+                 "/joints/0/body2", {"no body named 'bobb'", "bodies: bob"});
+}
+
+TEST(SceneErrors, DuplicateNames) {
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1]},
+                                     {"name": "b", "mass": 1, "inertia": [1, 1, 1]}])"),
+                 "/bodies/1/name", {"duplicate body name 'b' (also /bodies/0)"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "spherical", "body1": "world", "body2": "bob", "anchor": [0, 0, 0]},
+                                           {"name": "j", "type": "spherical", "body1": "world", "body2": "bob", "anchor": [0, 0, 0]}])"),
+                 "/joints/1/name", {"duplicate joint name 'j' (also /joints/0)"});
+    expect_error(scene(kSettings, R"([{"name": "world", "mass": 1, "inertia": [1, 1, 1]}])"), "/bodies/0/name",
+                 {"reserved"});
+}
+
+TEST(SceneErrors, UnknownMaterialReferencedByAShape) {
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "sphere", "radius": 1, "material": "steel"}]}])"),
+                 "/bodies/0/shapes/0/material", {"no material named 'steel'", "defined: default"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "material_pairs": [{"materials": ["default", "ice"]}])"),
+                 "/material_pairs/0/materials/1", {"no material named 'ice'"});
+}
+
+TEST(SceneErrors, ShapeTypes) {
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "plane", "normal": [0, 0, 1]}]}])"),
+                 "/bodies/0/shapes/0/type", {"a plane can only be a static shape"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "static_shapes": [{"type": "torus"}])"), "/static_shapes/0/type",
+                 {"unknown shape type 'torus'"});
+}
+
+TEST(SceneErrors, CablesNeedTheAncfPlugin) {
+    EXPECT_EQ(load_error(scene(kSettings, kBob, "[]", R"(, "cables": [])")), "");
+    expect_error(scene(kSettings, kBob, "[]", R"(, "cables": [{"name": "rope"}])"), "/cables/0",
+                 {"pivot.element.ancf_cable"});
+}
+
+TEST(SceneErrors, JointRangesFromWorld) {
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 0, 0]}])"),
+                 "/joints/0", {"joint 'j': axis: must be a nonzero finite vector"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "world", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0], "limits": {"lower": 1, "upper": 0}}])"),
+                 "/joints/0", {"lower (1) must not exceed upper (0)"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "j", "type": "revolute", "body1": "bob", "body2": "bob",
+                                             "anchor": [0, 0, 0], "axis": [0, 1, 0]}])"),
+                 "/joints/0", {"body1 and body2 are the same"});
+}
+
+TEST(SceneErrors, SolverOverrideThatDoesNotExist) {
+    SceneOptions options;
+    options.solver = "magic";
+    try {
+        load_scene_json(test::first_party_plugins(), scene(kSettings, kBob), kData, "bad.json", options);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.json: /settings: solver override: unknown solver plugin 'magic'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// Whatever the bytes, an Error or a world: never a crash (a cheap fuzz over
+// truncations and byte flips of a full scene).
+TEST(SceneErrors, MangledScenesNeverCrash) {
+    const std::string good = scene(kSettings, kBob, kHinge);
+    for (size_t cut = 0; cut < good.size(); cut += 3) (void)load_error(good.substr(0, cut));
+    for (size_t i = 0; i < good.size(); ++i) {
+        std::string bad = good;
+        bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+        (void)load_error(bad);
+    }
+}
+
+}  // namespace
+}  // namespace pivot
