@@ -16,6 +16,7 @@ const char* kUsage =
     "usage: pivot <command> [options]\n"
     "\n"
     "commands:\n"
+    "  run        simulate a scene file (pivot-scene/1)\n"
     "  plugins    list the loadable plugins, or probe one plugin file\n"
     "  lcp solve  solve a pivot-lcp/1 problem file with a solver plugin\n"
     "\n"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     const std::string command = args.front();
     args.erase(args.begin());
     try {
+        if (command == "run") return pivot::cli::command_run(std::move(args));
         if (command == "plugins") return pivot::cli::command_plugins(std::move(args));
         if (command == "lcp") return pivot::cli::command_lcp(std::move(args));
         if (command == "--help" || command == "-h" || command == "help") {

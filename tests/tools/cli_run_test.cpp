@@ -1,0 +1,168 @@
+// `pivot run SCENE.json` as CLI.md fixes it: the trajectory and contact CSV
+// files (headers, one row per body per kept step), the summary's keys,
+// --dump-lcp files that `pivot lcp solve` reads back, exit codes 1 and 2.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+namespace pivot {
+namespace {
+
+using test::read_file;
+using test::run_command;
+
+const std::string kPivot = PIVOT_EXE;
+const std::string kScenes = PIVOT_SCENE_TEST_DATA_DIR;
+const std::string kTrajectoryHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+const std::string kContactsHeader = "time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2";
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+    return out;
+}
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "cli_run_" + name; }
+
+TEST(CliRun, TrajectoryHasTheHeaderAndOneRowPerBodyPerKeptStep) {
+    const std::string out = temp("pendulum.csv");
+    auto r = run_command(kPivot + " run " + kScenes + "/pendulum.json --steps 10 --quiet --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "");  // --quiet
+    const auto rows = lines(read_file(out));
+    ASSERT_EQ(rows.size(), 1u + 11u);  // t = 0 and 10 steps
+    EXPECT_EQ(rows[0], kTrajectoryHeader);
+    EXPECT_EQ(rows[1], "0,bob,1.3639461402385225,0,0.6242202548207136,1,0,0,0,0,0,0,0,0,0");
+    const auto last = fields(rows.back());
+    ASSERT_EQ(last.size(), 15u);
+    EXPECT_EQ(last[0], "0.010000000000000002");  // the world's own time, every digit
+    EXPECT_EQ(last[1], "bob");
+}
+
+TEST(CliRun, EveryKeepsEveryKthStepAndFixedBodiesAreWritten) {
+    const std::string out = temp("showcase.csv");
+    auto r = run_command(kPivot + " run " + kScenes + "/showcase.json --steps 7 --every 3 --quiet --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(read_file(out));
+    ASSERT_EQ(rows.size(), 1u + 3u * 9u);  // t = 0, steps 3 and 6; 9 bodies
+    int base_rows = 0;
+    for (const auto& row : rows) base_rows += fields(row)[1] == "base";
+    EXPECT_EQ(base_rows, 3);  // the fixed body too
+    EXPECT_EQ(fields(rows.back())[0], "0.012");
+}
+
+TEST(CliRun, ContactsCsvNamesTheWorldForStaticShapes) {
+    const std::string contacts = temp("contacts.csv");
+    auto r = run_command(kPivot + " run " + kScenes + "/falling_ball.json --duration 0.6 --quiet --contacts " +
+                         contacts);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(read_file(contacts));
+    ASSERT_GE(rows.size(), 2u);
+    EXPECT_EQ(rows[0], kContactsHeader);
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 13u) << rows[i];
+        EXPECT_TRUE((f[1] == "world" && f[2] == "ball") || (f[1] == "ball" && f[2] == "world")) << rows[i];
+        EXPECT_GE(std::stod(f[10]), 0.0);  // fn
+    }
+}
+
+TEST(CliRun, SummaryHasTheContractKeys) {
+    const std::string summary = temp("summary.json");
+    auto r = run_command(kPivot + " run " + kScenes + "/pendulum.json --summary " + summary);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("1000 steps"), std::string::npos) << r.out;  // the short summary (not a terminal)
+    EXPECT_EQ(r.err, "");                                              // no progress bar off a terminal
+    const auto j = nlohmann::json::parse(read_file(summary));
+    EXPECT_EQ(j["steps"], 1000);  // default: 1 s at 1 ms
+    EXPECT_NEAR(j["simulated_time"].get<double>(), 1.0, 1e-9);
+    for (const char* key : {"wall_time", "real_time_factor", "max_joint_error", "max_penetration"}) {
+        EXPECT_TRUE(j[key].is_number()) << key;
+    }
+    for (const char* key : {"mean", "p50", "p99", "max"}) EXPECT_TRUE(j["step_time_us"][key].is_number()) << key;
+    EXPECT_EQ(j["solver"]["id"], "pivot.solver.lemke");
+    for (const char* key : {"failures", "fallbacks", "iterations_mean", "residual_max"}) {
+        EXPECT_TRUE(j["solver"][key].is_number()) << key;
+    }
+    EXPECT_EQ(j["solver"]["failures"], 0);
+    // Semi-implicit Euler on a rigid pendulum loses a little energy, never gains much.
+    const double e0 = j["energy"]["initial"].get<double>(), e1 = j["energy"]["final"].get<double>();
+    EXPECT_NEAR(e0, 2.0 * 9.81 * 0.6242202548207136, 1e-12);
+    EXPECT_NEAR(e1, e0, 0.05 * std::abs(e0));
+    EXPECT_LT(j["max_joint_error"].get<double>(), 1e-4);
+}
+
+TEST(CliRun, SolverOverride) {
+    const std::string summary = temp("override.json");
+    auto r = run_command(kPivot + " run " + kScenes + "/pendulum.json --steps 5 --quiet --solver pgs --summary " +
+                         summary);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(read_file(summary))["solver"]["id"], "pivot.solver.pgs");
+    r = run_command(kPivot + " run " + kScenes + "/pendulum.json --steps 5 --solver magic");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("solver override: unknown solver plugin 'magic'"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, DumpLcpWritesOneFileASolveThatLcpSolveAccepts) {
+    const std::string dir = temp("dump");
+    std::filesystem::remove_all(dir);
+    auto r = run_command(kPivot + " run " + kScenes + "/pendulum.json --steps 3 --quiet --dump-lcp " + dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    ASSERT_EQ(names, (std::vector<std::string>{"step000001_island0000.txt", "step000002_island0000.txt",
+                                                "step000003_island0000.txt"}));
+    EXPECT_EQ(lines(read_file(dir + "/" + names[0]))[0], "pivot-lcp/1");
+    r = run_command(kPivot + " lcp solve " + dir + "/" + names[2] + " --solver lemke");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(lines(r.out).size(), 5u);  // a revolute joint: 5 rows
+}
+
+TEST(CliRun, BadSceneExitsOneNamingFileAndPath) {
+    const std::string scene = temp("bad.json");
+    std::ofstream(scene) << R"({"format": "pivot-scene/1", "bodies": [{"name": "b", "inertia": [1, 1, 1]}]})";
+    auto r = run_command(kPivot + " run " + scene);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "pivot run: " + scene + ": /bodies/0/mass: missing required key 'mass' (kg, > 0)\n");
+
+    r = run_command(kPivot + " run " + temp("missing.json"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "pivot run: " + temp("missing.json") + ": file not found\n");
+}
+
+TEST(CliRun, UsageErrorsExitTwo) {
+    const std::string scene = kScenes + "/pendulum.json";
+    for (const std::string& args : {std::string("--frobnicate"), std::string("--every 0"), std::string("--steps -3"),
+                                    std::string("--duration abc"), std::string("--steps 5 --duration 1"),
+                                    std::string("--every")}) {
+        auto r = run_command(kPivot + " run " + scene + " " + args);
+        EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+        EXPECT_NE(r.err.find("usage: pivot run"), std::string::npos) << args;
+    }
+    auto r = run_command(kPivot + " run");
+    EXPECT_EQ(r.exit_code, 2);
+    r = run_command(kPivot + " run --help");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("--dump-lcp DIR"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pivot

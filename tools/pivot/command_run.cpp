@@ -1,0 +1,308 @@
+// `pivot run SCENE.json`: simulate a scene file and write its trajectory,
+// contacts, run summary and (on request) every island problem (CLI.md).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "common/error.hpp"
+#include "lcp/lcp_file.hpp"
+#include "scene/scene_loader.hpp"
+
+namespace pivot::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: pivot run SCENE.json [options]\n"
+    "\n"
+    "Simulates a scene file (pivot-scene/1, see docs/scene-format.md).\n"
+    "\n"
+    "  --duration T           simulated time in s (default 1)\n"
+    "  --steps N              number of steps instead of --duration\n"
+    "  --solver ID            overrides the scene's solver (lemke, dantzig, pgs or a plugin id)\n"
+    "  --out FILE.csv         trajectory: time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+    "  --every K              keep every K-th step in --out and --contacts (default 1; t = 0 always)\n"
+    "  --contacts FILE.csv    contacts: time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n"
+    "  --summary FILE.json    run summary (steps, times, solver, joint error, penetration, energy)\n"
+    "  --dump-lcp DIR         writes every island problem as DIR/stepNNNNNN_islandNNNN.txt (pivot-lcp/1)\n"
+    "  --quiet                prints nothing but errors\n"
+    "  --plugins PATH         more plugin files or folders (repeatable)\n"
+    "  --log-level LEVEL      trace, debug, info, warning, error, off\n"
+    "\n"
+    "Exit 0 on success; 1 when the scene is bad, a plugin is missing or a step\n"
+    "fails (the message names the file and the JSON path); 2 on a usage error.\n";
+
+// A CSV field: quoted (RFC 4180) only when it has to be, so plain names stay plain.
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// The shortest text that reads back as the same double: the file holds the
+// state bit for bit, without the noise digits of a fixed 17.
+std::string number(double v) { return fmt::format("{}", v); }
+
+double parse_positive(const std::string& flag, const std::string& text) {
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v > 0.0 && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError{fmt::format("{} needs a positive number, got '{}'", flag, text)};
+}
+
+uint64_t parse_count(const std::string& flag, const std::string& text) {
+    try {
+        size_t used = 0;
+        const unsigned long long v = std::stoull(text, &used);
+        if (used == text.size() && v > 0 && text.find('-') == std::string::npos) return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError{fmt::format("{} needs a whole number > 0, got '{}'", flag, text)};
+}
+
+std::ofstream open_output(const std::string& file) {
+    std::ofstream out(file);
+    if (!out) throw Error(fmt::format("{}: cannot be written", file));
+    return out;
+}
+
+struct RunFiles {
+    std::optional<std::ofstream> trajectory;
+    std::optional<std::ofstream> contacts;
+};
+
+void write_trajectory_rows(const World& world, std::ofstream& out) {
+    const std::string t = number(world.time());
+    for (BodyId b = 0; b < world.body_count(); ++b) {
+        const auto x = world.position(b);
+        const auto q = world.orientation(b);
+        const auto v = world.linear_velocity(b);
+        const auto w = world.angular_velocity(b);
+        out << t << ',' << csv_field(world.body_name(b));
+        for (double value : {x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], w[0], w[1], w[2]}) {
+            out << ',' << number(value);
+        }
+        out << '\n';
+    }
+}
+
+// A contact is written when it touches or carries a force; the speculative
+// ones (a gap within the contact margin, no force) are left out.
+bool active(const ContactReport& c) { return c.depth >= 0.0 || c.normal_force != 0.0; }
+
+void write_contact_rows(const World& world, std::ofstream& out) {
+    const std::string t = number(world.time());
+    auto name = [&](int32_t b) {
+        return b < 0 ? std::string("world") : csv_field(world.body_name(static_cast<BodyId>(b)));
+    };
+    for (const ContactReport& c : world.contacts()) {
+        if (!active(c)) continue;
+        out << t << ',' << name(c.body1) << ',' << name(c.body2);
+        for (double value : {c.point[0], c.point[1], c.point[2], c.normal[0], c.normal[1], c.normal[2], c.depth,
+                             c.normal_force, c.friction_force[0], c.friction_force[1]}) {
+            out << ',' << number(value);
+        }
+        out << '\n';
+    }
+}
+
+// The progress bar on a terminal: redrawn at most every 0.1 s of wall time.
+class ProgressBar {
+public:
+    explicit ProgressBar(uint64_t steps) : steps_(steps) {}
+    void update(uint64_t done, double time) {
+        const auto now = std::chrono::steady_clock::now();
+        if (done != steps_ && now - last_ < std::chrono::milliseconds(100)) return;
+        last_ = now;
+        constexpr int kWidth = 40;
+        const int filled = static_cast<int>(kWidth * done / std::max<uint64_t>(steps_, 1));
+        fmt::print(stderr, "\r[{}{}] {:3d}%  t = {:.4g} s", std::string(static_cast<size_t>(filled), '#'),
+                   std::string(static_cast<size_t>(kWidth - filled), ' '),
+                   static_cast<int>(100 * done / std::max<uint64_t>(steps_, 1)), time);
+        if (done == steps_) fmt::print(stderr, "\n");
+    }
+
+private:
+    uint64_t steps_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+double percentile(std::vector<double> sorted_values, double p) {
+    if (sorted_values.empty()) return 0.0;
+    const size_t k = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted_values.size()))) - 1;
+    return sorted_values[std::min(k, sorted_values.size() - 1)];
+}
+
+int run(Arguments& args) {
+    const CommonOptions common = read_common_options(args);
+    const auto duration = args.option("--duration");
+    const auto steps_text = args.option("--steps");
+    const auto solver = args.option("--solver");
+    const auto out_file = args.option("--out");
+    const auto every_text = args.option("--every");
+    const auto contacts_file = args.option("--contacts");
+    const auto summary_file = args.option("--summary");
+    const auto dump_dir = args.option("--dump-lcp");
+    const bool quiet = args.flag("--quiet");
+    const auto files = args.positionals();
+    if (files.size() != 1) throw UsageError{"expected exactly one SCENE.json"};
+    if (duration && steps_text) throw UsageError{"--duration and --steps exclude each other"};
+    const double duration_s = duration ? parse_positive("--duration", *duration) : 1.0;
+    const uint64_t fixed_steps = steps_text ? parse_count("--steps", *steps_text) : 0;  // 0: by duration
+    const uint64_t every = every_text ? parse_count("--every", *every_text) : 1;
+    const std::string& scene_file = files[0];
+
+    PluginRegistry registry;
+    if (!load_plugins(registry, common)) return kUserError;
+    uint64_t step = 0;
+    try {
+        SceneOptions options;
+        options.solver = solver;
+        std::unique_ptr<World> world = load_scene_file(registry, scene_file, options);
+        const double h = world->settings().timestep;
+        // Enough steps to cover the duration; the slack keeps 1 s / 1 ms at 1000, not 1001.
+        const uint64_t steps =
+            fixed_steps > 0 ? fixed_steps : static_cast<uint64_t>(std::max(1.0, std::ceil(duration_s / h - 1e-9)));
+
+        RunFiles out;
+        if (out_file) {
+            out.trajectory = open_output(*out_file);
+            *out.trajectory << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
+            write_trajectory_rows(*world, *out.trajectory);
+        }
+        if (contacts_file) {
+            out.contacts = open_output(*contacts_file);
+            *out.contacts << "time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n";
+        }
+        if (dump_dir) {
+            std::error_code ec;
+            std::filesystem::create_directories(*dump_dir, ec);
+            if (ec || !std::filesystem::is_directory(*dump_dir)) {
+                throw Error(fmt::format("{}: cannot create the folder for --dump-lcp: {}", *dump_dir,
+                                        ec ? ec.message() : "not a folder"));
+            }
+            // Zero-padded so that the names sort by step, then island.
+            const int width = std::max<int>(6, static_cast<int>(std::to_string(steps).size()));
+            world->set_lcp_observer([&, width](uint32_t island, const LcpProblem& problem) {
+                write_lcp_file(problem, std::filesystem::path(*dump_dir) /
+                                            fmt::format("step{:0{}}_island{:04}.txt", step, width, island));
+            });
+        }
+
+        const double energy_initial = world->energy().total();
+        const double time_initial = world->time();
+        std::vector<double> step_seconds;
+        step_seconds.reserve(steps);
+        uint64_t failures = 0, fallbacks = 0, iterations = 0;
+        double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0;
+        const bool progress = !quiet && isatty(fileno(stderr));
+        ProgressBar bar(steps);
+        for (step = 1; step <= steps; ++step) {
+            const auto start = std::chrono::steady_clock::now();
+            world->step();
+            step_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            const StepStatistics& s = world->statistics();
+            failures += s.solver_failures;
+            fallbacks += s.fallbacks;
+            iterations += s.solver_iterations;
+            residual_max = std::max(residual_max, s.solver_residual_max);
+            joint_error_max = std::max(joint_error_max, s.max_joint_error);
+            for (const ContactReport& c : world->contacts()) penetration_max = std::max(penetration_max, c.depth);
+            if (step % every == 0) {
+                if (out.trajectory) write_trajectory_rows(*world, *out.trajectory);
+                if (out.contacts) write_contact_rows(*world, *out.contacts);
+            }
+            if (progress) bar.update(step, world->time());
+        }
+        step = 0;  // past the loop: errors below are not a step's
+        if (out.trajectory && !out.trajectory->flush()) throw Error(fmt::format("{}: write failed", *out_file));
+        if (out.contacts && !out.contacts->flush()) throw Error(fmt::format("{}: write failed", *contacts_file));
+
+        double wall = 0.0;
+        for (double t : step_seconds) wall += t;
+        std::vector<double> sorted = step_seconds;
+        std::sort(sorted.begin(), sorted.end());
+        const double simulated = world->time() - time_initial;
+        const double energy_final = world->energy().total();
+        const nlohmann::json summary = {
+            {"scene", scene_file},
+            {"steps", steps},
+            {"timestep", h},
+            {"simulated_time", simulated},
+            {"wall_time", wall},
+            {"real_time_factor", wall > 0.0 ? simulated / wall : 0.0},
+            {"step_time_us",
+             {{"mean", 1e6 * wall / static_cast<double>(steps)},
+              {"p50", 1e6 * percentile(sorted, 0.50)},
+              {"p99", 1e6 * percentile(sorted, 0.99)},
+              {"max", 1e6 * sorted.back()}}},
+            {"solver",
+             {{"id", world->settings().solver.id},
+              {"failures", failures},
+              {"fallbacks", fallbacks},
+              {"iterations_mean", static_cast<double>(iterations) / static_cast<double>(steps)},
+              {"residual_max", residual_max}}},
+            {"bodies", world->body_count()},
+            {"joints", world->joint_count()},
+            {"max_joint_error", joint_error_max},
+            {"max_penetration", penetration_max},
+            {"energy", {{"initial", energy_initial}, {"final", energy_final}}}};
+        if (summary_file) {
+            std::ofstream s = open_output(*summary_file);
+            s << summary.dump(2) << "\n";
+            if (!s.flush()) throw Error(fmt::format("{}: write failed", *summary_file));
+        }
+        if (!quiet) {
+            fmt::print("{}: {} steps, {:.6g} s simulated in {:.3g} s ({:.3g}x real time); solver {}: {} failures, "
+                       "{} fallbacks; max joint error {:.3g}, max penetration {:.3g} m; energy {:.6g} -> {:.6g} J\n",
+                       scene_file, steps, simulated, wall, wall > 0.0 ? simulated / wall : 0.0,
+                       world->settings().solver.id, failures, fallbacks, joint_error_max, penetration_max,
+                       energy_initial, energy_final);
+        }
+        return kSuccess;
+    } catch (const Error& e) {
+        if (step > 0) {
+            fmt::print(stderr, "pivot run: {}: step {}: {}\n", scene_file, step, e.what());
+        } else {
+            fmt::print(stderr, "pivot run: {}\n", e.what());
+        }
+        return kUserError;
+    }
+}
+
+}  // namespace
+
+int command_run(std::vector<std::string> argv) {
+    Arguments args(std::move(argv));
+    if (args.flag("--help") || args.flag("-h")) {
+        fmt::print("{}", kUsage);
+        return kSuccess;
+    }
+    try {
+        return run(args);
+    } catch (const UsageError& e) {
+        fmt::print(stderr, "pivot run: {}\n{}", e.message, kUsage);
+        return kUsageError;
+    }
+}
+
+}  // namespace pivot::cli
