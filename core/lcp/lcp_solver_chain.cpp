@@ -72,7 +72,7 @@ LcpSolverChain::LcpSolverChain(const PluginRegistry& registry, SolverChoice prim
 LcpSolverChain::Stage LcpSolverChain::make_stage(const SolverChoice& choice) const {
     const PluginRecord& record = registry_->require(PIVOT_KIND_SOLVER, choice.id);
     auto params = pack_params(record, ParamScope::instance, choice.options, fmt::format("solver '{}' options", record.id));
-    return Stage{record.id, PluginInstance(record, params)};
+    return Stage{record.id, choice.options, PluginInstance(record, params)};
 }
 
 void LcpSolverChain::set_primary(SolverChoice primary) { stages_.front() = make_stage(primary); }
@@ -121,6 +121,14 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
     reserve_for(problem);
     for (size_t s = 0; s < stages_.size(); ++s) {
         Stage& stage = stages_[s];
+        // A fallback identical to a solver that already failed on this
+        // problem (the default fallback PGS behind a PGS primary) would fail
+        // the same way, deterministically: skipped.
+        if (std::any_of(stages_.begin(), stages_.begin() + static_cast<std::ptrdiff_t>(s), [&](const Stage& earlier) {
+                return earlier.id == stage.id && earlier.options == stage.options;
+            })) {
+            continue;
+        }
         report.solver_id = stage.id;
         if (attempt(stage, problem, x, warm_start, time_budget, report)) {
             report.solved = true;

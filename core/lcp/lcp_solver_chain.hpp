@@ -88,6 +88,7 @@ public:
 private:
     struct Stage {
         std::string id;
+        nlohmann::json options;  // as given, to recognize a repeated solver
         PluginInstance instance;
         uint32_t reserved_n = 0;    // sizes given to the solver's reserve()
         uint32_t reserved_nnz = 0;

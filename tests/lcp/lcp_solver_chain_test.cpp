@@ -89,6 +89,21 @@ TEST_F(SolverChain, ResidualAboveAcceptanceIsAFailure) {
     ASSERT_EQ(x.size(), 30u);
 }
 
+TEST_F(SolverChain, AFallbackIdenticalToAFailedSolverIsSkipped) {
+    // PGS behind PGS with the same options would fail the same way (the
+    // solvers are deterministic): tried once; with other options, tried.
+    const SolverChoice three_sweeps{"test.solver.pgs_dense", {{"max_iterations", 3}}};
+    LcpSolverChain chain(registry, three_sweeps, {three_sweeps}, 1e-9);
+    std::vector<double> x;
+    ChainReport r = chain.solve(contact_problem(), x, false);
+    EXPECT_FALSE(r.solved);
+    EXPECT_EQ(r.failures.size(), 1u);
+    chain.set_fallbacks({{"test.solver.pgs_dense", {{"max_iterations", 4}}}});
+    x.clear();
+    r = chain.solve(contact_problem(), x, false);
+    EXPECT_EQ(r.failures.size(), 2u);
+}
+
 TEST_F(SolverChain, IncompatiblePairingIsRefusedWithAReason) {
     LcpProblem p = easy_problem();
     p.dense[1] = 2.0;  // no longer symmetric
