@@ -49,13 +49,34 @@ std::string describe_json(const nlohmann::json& value) {
     }
 }
 
+namespace {
+
+// Control characters (from names and keys in the file) escaped, so that
+// every message stays on one line.
+std::string one_line(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '\n') {
+            out += "\\n";
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 void JsonAt::fail(const std::string& problem) const {
-    if (pointer_.empty()) throw Error(fmt::format("{}: {}", *source_, problem));
-    throw Error(fmt::format("{}: {}: {}", *source_, pointer_, problem));
+    if (pointer_.empty()) throw Error(one_line(fmt::format("{}: {}", *source_, problem)));
+    throw Error(one_line(fmt::format("{}: {}: {}", *source_, pointer_, problem)));
 }
 
 void JsonAt::fail_below(std::string_view key, const std::string& problem) const {
-    throw Error(fmt::format("{}: {}/{}: {}", *source_, pointer_, pointer_token(key), problem));
+    throw Error(one_line(fmt::format("{}: {}/{}: {}", *source_, pointer_, pointer_token(key), problem)));
 }
 
 JsonAt JsonAt::operator[](std::string_view key) const {

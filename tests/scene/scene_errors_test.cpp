@@ -187,6 +187,12 @@ TEST(SceneErrors, JointNamingAMissingBody) {
                  "/joints/0/body2", {"no body named 'bobb'", "bodies: bob"});
 }
 
+TEST(SceneErrors, ControlCharactersInNamesAreEscapedToKeepOneLine) {
+    expect_error(scene(kSettings, R"([{"name": "a\nb", "mass": 1, "inertia": [1, 1, 1]}])",
+                       R"([{"name": "j", "type": "spherical", "body1": "a\nb", "body2": "c", "anchor": [0, 0, 0]}])"),
+                 "/joints/0/body2", {"no body named 'c' (bodies: a\\nb;"});
+}
+
 TEST(SceneErrors, DuplicateNames) {
     expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1]},
                                      {"name": "b", "mass": 1, "inertia": [1, 1, 1]}])"),
