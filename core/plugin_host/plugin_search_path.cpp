@@ -5,19 +5,24 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
-#ifndef PIVOT_RELATIVE_PLUGIN_DIR
-#error "PIVOT_RELATIVE_PLUGIN_DIR must be defined by the build (plugin folder relative to bin/)"
+#if !defined(PIVOT_RELATIVE_PLUGIN_DIR) || !defined(PIVOT_LIBRARY_RELATIVE_PLUGIN_DIR)
+#error "PIVOT_RELATIVE_PLUGIN_DIR and PIVOT_LIBRARY_RELATIVE_PLUGIN_DIR must be defined by the build"
 #endif
 
 namespace pivot {
 
 std::filesystem::path first_party_plugin_folder() {
-    // The binary that contains this code (the pivot tool, or a program that
-    // links the engine statically); its folder is <prefix>/bin.
+    // The module that contains this code: a program that links the engine
+    // statically (the pivot tool, tests; in <prefix>/bin) or the engine
+    // library libpivot (in <prefix>/lib). The build tree has the same layout.
     std::error_code ec;
-    const std::filesystem::path binary = boost::dll::program_location(ec);
+    const std::filesystem::path module = boost::dll::this_line_location(ec);
     if (ec) return {};
-    return (binary.parent_path() / PIVOT_RELATIVE_PLUGIN_DIR).lexically_normal();
+    const std::filesystem::path from_bin = (module.parent_path() / PIVOT_RELATIVE_PLUGIN_DIR).lexically_normal();
+    const std::filesystem::path from_lib =
+        (module.parent_path() / PIVOT_LIBRARY_RELATIVE_PLUGIN_DIR).lexically_normal();
+    if (std::filesystem::is_directory(from_lib, ec) && !std::filesystem::is_directory(from_bin, ec)) return from_lib;
+    return from_bin;
 }
 
 std::vector<std::filesystem::path> split_plugin_path(std::string_view list) {

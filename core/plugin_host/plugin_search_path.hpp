@@ -1,8 +1,10 @@
 #pragma once
 // Where plugins are looked for, in order:
 //  1. the first-party plugin folder next to the engine binary
-//     (<prefix>/lib/pivot/plugins relative to <prefix>/bin; the build tree has
-//     the same layout), so nothing needs configuring after build or install;
+//     (<prefix>/lib/pivot/plugins, relative to <prefix>/bin for a program
+//     linking the engine statically, to <prefix>/lib for libpivot; the build
+//     tree has the same layout), so nothing needs configuring after build or
+//     install;
 //  2. the folders of the environment variable PIVOT_PLUGIN_PATH
 //     (colon-separated; empty entries ignored);
 //  3. whatever the caller adds (--plugins, a scene's plugin_paths).

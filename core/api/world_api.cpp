@@ -1,0 +1,469 @@
+// The embedding C API: worlds (sdk/include/pivot/pivot.h). Each function
+// checks its arguments, converts the C descriptions to the engine's, and
+// reports failures through pivot_last_error(); see api_support.hpp.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "api/api_support.hpp"
+#include "scene/scene_loader.hpp"
+
+using pivot::api::guarded;
+using pivot::api::require;
+
+namespace {
+
+std::string text(const char* s, const char* fallback = "") { return s != nullptr ? std::string(s) : std::string(fallback); }
+
+template <size_t N>
+std::array<double, N> array_of(const double (&values)[N]) {
+    std::array<double, N> out{};
+    for (size_t i = 0; i < N; ++i) out[i] = values[i];
+    return out;
+}
+
+nlohmann::json json_object(const char* json, const char* what) {
+    if (json == nullptr) return nlohmann::json::object();
+    nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        throw pivot::Error(fmt::format("{}: not a JSON object: '{}'", what, json));
+    }
+    return parsed;
+}
+
+void check_struct(uint32_t struct_size, size_t minimum, const char* what) {
+    if (struct_size < minimum) {
+        throw pivot::Error(fmt::format("{}: struct_size {} is smaller than {} (call its _init function first)", what,
+                                       struct_size, minimum));
+    }
+}
+
+pivot::World& world_of(pivot_world* w, const char* function) {
+    return *require(w, function, "world").world;
+}
+const pivot::World& world_of(const pivot_world* w, const char* function) {
+    return *require(w, function, "world").world;
+}
+
+pivot::ShapeDescription shape_of(const pivot_shape_desc& d) {
+    check_struct(d.struct_size, sizeof(pivot_shape_desc), "shape");
+    pivot::ShapeDescription s;
+    s.type = text(d.type);
+    s.radius = d.radius;
+    s.length = d.length;
+    s.size = array_of(d.size);
+    s.normal = array_of(d.normal);
+    s.offset = d.offset;
+    s.position = array_of(d.position);
+    s.orientation = array_of(d.orientation);
+    s.material = text(d.material, "default");
+    return s;
+}
+
+void put_body(const pivot::World& world, uint32_t body, pivot_body_state& out) {
+    const auto p = world.position(body), v = world.linear_velocity(body), w = world.angular_velocity(body);
+    const auto q = world.orientation(body);
+    for (int k = 0; k < 3; ++k) out.position[k] = p[k], out.linear_velocity[k] = v[k], out.angular_velocity[k] = w[k];
+    for (int k = 0; k < 4; ++k) out.orientation[k] = q[k];
+}
+
+uint32_t checked_body(const pivot::World& world, uint32_t body, const char* function) {
+    if (body >= world.body_count()) {
+        throw pivot::Error(fmt::format("{}: body index {} is out of range (the world has {} bodies)", function, body,
+                                       world.body_count()));
+    }
+    return body;
+}
+
+uint32_t checked_joint(const pivot::World& world, uint32_t joint, const char* function) {
+    if (joint >= world.joint_count()) {
+        throw pivot::Error(fmt::format("{}: joint index {} is out of range (the world has {} joints)", function,
+                                       joint, world.joint_count()));
+    }
+    return joint;
+}
+
+pivot_world* wrap(pivot_engine* engine, std::unique_ptr<pivot::World> world) {
+    auto handle = std::make_unique<pivot_world>();
+    handle->engine = engine;
+    handle->world = std::move(world);
+    ++engine->worlds;
+    return handle.release();
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------- creating
+
+PIVOT_API pivot_status pivot_world_create_from_file(pivot_engine* engine, const char* scene_file,
+                                                    pivot_world** world) {
+    return guarded("pivot_world_create_from_file", [&] {
+        require(world, "pivot_world_create_from_file", "world") = nullptr;
+        auto& e = require(engine, "pivot_world_create_from_file", "engine");
+        require(scene_file, "pivot_world_create_from_file", "scene_file");
+        *world = wrap(engine, pivot::load_scene_file(e.registry, scene_file));
+    });
+}
+
+PIVOT_API pivot_status pivot_world_create_from_json(pivot_engine* engine, const char* scene_json,
+                                                    const char* base_dir, pivot_world** world) {
+    return guarded("pivot_world_create_from_json", [&] {
+        require(world, "pivot_world_create_from_json", "world") = nullptr;
+        auto& e = require(engine, "pivot_world_create_from_json", "engine");
+        require(scene_json, "pivot_world_create_from_json", "scene_json");
+        *world = wrap(engine, pivot::load_scene_json(e.registry, scene_json, text(base_dir, "."), "scene JSON"));
+    });
+}
+
+PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings) {
+    if (settings == nullptr) return;
+    std::memset(settings, 0, sizeof(*settings));
+    settings->struct_size = sizeof(*settings);
+    settings->timestep = 1e-3;
+    settings->gravity[2] = -9.81;
+    settings->solver = "pivot.solver.dantzig";
+}
+
+PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_world_settings* settings,
+                                          pivot_world** world) {
+    return guarded("pivot_world_create", [&] {
+        require(world, "pivot_world_create", "world") = nullptr;
+        auto& e = require(engine, "pivot_world_create", "engine");
+        const auto& s = require(settings, "pivot_world_create", "settings");
+        check_struct(s.struct_size, sizeof(pivot_world_settings), "settings");
+        pivot::WorldSettings ws;
+        ws.timestep = s.timestep;
+        ws.gravity = array_of(s.gravity);
+        ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
+        *world = wrap(engine, std::make_unique<pivot::World>(e.registry, ws));
+    });
+}
+
+PIVOT_API void pivot_world_destroy(pivot_world* world) {
+    if (world == nullptr) return;
+    --world->engine->worlds;
+    delete world;
+}
+
+// ---------------------------------------------------------------- building
+
+PIVOT_API void pivot_material_desc_init(pivot_material_desc* material) {
+    if (material == nullptr) return;
+    std::memset(material, 0, sizeof(*material));
+    material->struct_size = sizeof(*material);
+    material->name = "default";
+    material->friction_model = "pivot.friction.box";
+}
+
+PIVOT_API pivot_status pivot_world_add_material(pivot_world* world, const pivot_material_desc* material) {
+    return guarded("pivot_world_add_material", [&] {
+        auto& w = world_of(world, "pivot_world_add_material");
+        const auto& d = require(material, "pivot_world_add_material", "material");
+        check_struct(d.struct_size, sizeof(pivot_material_desc), "material");
+        pivot::MaterialDescription m;
+        m.name = text(d.name, "default");
+        m.friction_model = text(d.friction_model, "pivot.friction.box");
+        m.friction = d.friction_params != nullptr
+                         ? json_object(d.friction_params, ("material '" + m.name + "': friction").c_str())
+                         : nlohmann::json{{"mu", 0.5}};
+        m.restitution = d.restitution;
+        m.compliance = d.compliance;
+        m.damping = d.damping;
+        w.add_material(m);
+    });
+}
+
+PIVOT_API void pivot_shape_desc_init(pivot_shape_desc* shape) {
+    if (shape == nullptr) return;
+    std::memset(shape, 0, sizeof(*shape));
+    shape->struct_size = sizeof(*shape);
+    shape->normal[2] = 1.0;
+    shape->orientation[0] = 1.0;
+    shape->material = "default";
+}
+
+PIVOT_API pivot_status pivot_world_add_static_shape(pivot_world* world, const pivot_shape_desc* shape) {
+    return guarded("pivot_world_add_static_shape", [&] {
+        world_of(world, "pivot_world_add_static_shape")
+            .add_static_shape(shape_of(require(shape, "pivot_world_add_static_shape", "shape")));
+    });
+}
+
+PIVOT_API void pivot_body_desc_init(pivot_body_desc* body) {
+    if (body == nullptr) return;
+    std::memset(body, 0, sizeof(*body));
+    body->struct_size = sizeof(*body);
+    body->mass = 1.0;
+    body->inertia[0] = body->inertia[4] = body->inertia[8] = 1.0;
+    body->orientation[0] = 1.0;
+}
+
+PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body_desc* body, uint32_t* index) {
+    return guarded("pivot_world_add_body", [&] {
+        auto& w = world_of(world, "pivot_world_add_body");
+        const auto& d = require(body, "pivot_world_add_body", "body");
+        check_struct(d.struct_size, sizeof(pivot_body_desc), "body");
+        if (d.shape_count > 0) require(d.shapes, "pivot_world_add_body", "body->shapes");
+        pivot::BodyDescription b;
+        b.name = text(d.name);
+        b.mass = d.mass;
+        b.inertia = array_of(d.inertia);
+        b.position = array_of(d.position);
+        b.orientation = array_of(d.orientation);
+        b.linear_velocity = array_of(d.linear_velocity);
+        b.angular_velocity = array_of(d.angular_velocity);
+        b.fixed = d.fixed != 0;
+        for (uint32_t k = 0; k < d.shape_count; ++k) b.shapes.push_back(shape_of(d.shapes[k]));
+        const pivot::BodyId id = w.add_body(b);
+        if (index != nullptr) *index = id;
+    });
+}
+
+PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint) {
+    if (joint == nullptr) return;
+    std::memset(joint, 0, sizeof(*joint));
+    joint->struct_size = sizeof(*joint);
+    joint->body1 = "world";
+    joint->body2 = "world";
+    joint->axis[0] = 1.0;
+    joint->axis1[0] = 1.0;
+    joint->axis2[1] = 1.0;
+    joint->length = -1.0;
+}
+
+PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index) {
+    return guarded("pivot_world_add_joint", [&] {
+        auto& w = world_of(world, "pivot_world_add_joint");
+        const auto& d = require(joint, "pivot_world_add_joint", "joint");
+        check_struct(d.struct_size, sizeof(pivot_joint_desc), "joint");
+        pivot::JointDescription j;
+        j.name = text(d.name);
+        j.type = text(d.type);
+        j.body1 = text(d.body1, "world");
+        j.body2 = text(d.body2, "world");
+        j.anchor = array_of(d.anchor);
+        j.axis = array_of(d.axis);
+        j.axis1 = array_of(d.axis1);
+        j.axis2 = array_of(d.axis2);
+        j.anchor1 = array_of(d.anchor1);
+        j.anchor2 = array_of(d.anchor2);
+        if (d.length >= 0.0) j.length = d.length;
+        j.compliance = d.compliance;
+        j.damping = d.damping;
+        if (d.has_limits != 0) j.limits = pivot::JointLimits{d.lower, d.upper};
+        if (d.has_motor != 0) j.motor = pivot::JointMotor{d.motor_velocity, d.motor_max_force};
+        const pivot::JointId id = w.add_joint(j);
+        if (index != nullptr) *index = id;
+    });
+}
+
+// ---------------------------------------------------------------- stepping and reading
+
+PIVOT_API pivot_status pivot_world_step(pivot_world* world, uint32_t steps) {
+    return guarded("pivot_world_step", [&] {
+        auto& w = world_of(world, "pivot_world_step");
+        for (uint32_t k = 0; k < steps; ++k) w.step();
+    });
+}
+
+PIVOT_API double pivot_world_time(const pivot_world* world) {
+    return world != nullptr ? world->world->time() : 0.0;
+}
+
+PIVOT_API double pivot_world_timestep(const pivot_world* world) {
+    return world != nullptr ? world->world->settings().timestep : 0.0;
+}
+
+PIVOT_API uint32_t pivot_world_body_count(const pivot_world* world) {
+    return world != nullptr ? world->world->body_count() : 0;
+}
+
+PIVOT_API uint32_t pivot_world_joint_count(const pivot_world* world) {
+    return world != nullptr ? world->world->joint_count() : 0;
+}
+
+PIVOT_API pivot_status pivot_world_find_body(const pivot_world* world, const char* name, uint32_t* index) {
+    return guarded("pivot_world_find_body", [&] {
+        const auto& w = world_of(world, "pivot_world_find_body");
+        require(index, "pivot_world_find_body", "index") = w.body(require(name, "pivot_world_find_body", "name"));
+    });
+}
+
+PIVOT_API pivot_status pivot_world_find_joint(const pivot_world* world, const char* name, uint32_t* index) {
+    return guarded("pivot_world_find_joint", [&] {
+        const auto& w = world_of(world, "pivot_world_find_joint");
+        require(index, "pivot_world_find_joint", "index") = w.joint(require(name, "pivot_world_find_joint", "name"));
+    });
+}
+
+PIVOT_API const char* pivot_world_body_name(const pivot_world* world, uint32_t body) {
+    if (world == nullptr || body >= world->world->body_count()) return nullptr;
+    return world->world->body_name(body).c_str();
+}
+
+PIVOT_API const char* pivot_world_joint_name(const pivot_world* world, uint32_t joint) {
+    if (world == nullptr || joint >= world->world->joint_count()) return nullptr;
+    return world->world->joint_name(joint).c_str();
+}
+
+PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state) {
+    return guarded("pivot_world_get_body", [&] {
+        const auto& w = world_of(world, "pivot_world_get_body");
+        put_body(w, checked_body(w, body, "pivot_world_get_body"), require(state, "pivot_world_get_body", "state"));
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, const pivot_body_state* state) {
+    return guarded("pivot_world_set_body", [&] {
+        auto& w = world_of(world, "pivot_world_set_body");
+        const auto& s = require(state, "pivot_world_set_body", "state");
+        checked_body(w, body, "pivot_world_set_body");
+        // Both calls validate before changing anything; the pose is checked
+        // first, so a bad velocity cannot leave a half-applied state.
+        const auto position = w.position(body);
+        const auto orientation = w.orientation(body);
+        w.set_pose(body, array_of(s.position), array_of(s.orientation));
+        try {
+            w.set_velocity(body, array_of(s.linear_velocity), array_of(s.angular_velocity));
+        } catch (...) {
+            w.set_pose(body, position, orientation);
+            throw;
+        }
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t body, const double force[3],
+                                                  const double torque[3]) {
+    return guarded("pivot_world_set_body_force", [&] {
+        auto& w = world_of(world, "pivot_world_set_body_force");
+        checked_body(w, body, "pivot_world_set_body_force");
+        require(force, "pivot_world_set_body_force", "force");
+        require(torque, "pivot_world_set_body_force", "torque");
+        w.set_external_force(body, {force[0], force[1], force[2]}, {torque[0], torque[1], torque[2]});
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity) {
+    return guarded("pivot_world_set_motor_velocity", [&] {
+        auto& w = world_of(world, "pivot_world_set_motor_velocity");
+        w.set_motor_velocity(checked_joint(w, joint, "pivot_world_set_motor_velocity"), velocity);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_joint_coordinate(const pivot_world* world, uint32_t joint, double* position,
+                                                    double* rate) {
+    return guarded("pivot_world_joint_coordinate", [&] {
+        const auto& w = world_of(world, "pivot_world_joint_coordinate");
+        const auto c = w.joint_coordinate(checked_joint(w, joint, "pivot_world_joint_coordinate"));
+        if (position != nullptr) *position = c[0];
+        if (rate != nullptr) *rate = c[1];
+    });
+}
+
+PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint32_t joint,
+                                                  pivot_joint_reaction* reaction) {
+    return guarded("pivot_world_joint_reaction", [&] {
+        const auto& w = world_of(world, "pivot_world_joint_reaction");
+        auto& out = require(reaction, "pivot_world_joint_reaction", "reaction");
+        const pivot::JointReaction& r = w.reaction(checked_joint(w, joint, "pivot_world_joint_reaction"));
+        for (int k = 0; k < 3; ++k) out.force[k] = r.force[k], out.torque[k] = r.torque[k];
+        out.position_error = r.position_error;
+    });
+}
+
+PIVOT_API pivot_status pivot_world_contacts(const pivot_world* world, pivot_contact* contacts, uint32_t capacity,
+                                            uint32_t* count) {
+    return guarded("pivot_world_contacts", [&] {
+        const auto& reports = world_of(world, "pivot_world_contacts").contacts();
+        require(count, "pivot_world_contacts", "count") = static_cast<uint32_t>(reports.size());
+        if (capacity > 0) require(contacts, "pivot_world_contacts", "contacts");
+        for (uint32_t i = 0; i < capacity && i < reports.size(); ++i) {
+            const pivot::ContactReport& r = reports[i];
+            pivot_contact& c = contacts[i];
+            c.body1 = r.body1;
+            c.body2 = r.body2;
+            for (int k = 0; k < 3; ++k) c.point[k] = r.point[k], c.normal[k] = r.normal[k], c.friction[k] = r.friction[k];
+            c.depth = r.depth;
+            c.normal_force = r.normal_force;
+        }
+    });
+}
+
+PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics) {
+    if (statistics == nullptr) return;
+    std::memset(statistics, 0, sizeof(*statistics));
+    statistics->struct_size = sizeof(*statistics);
+}
+
+PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics) {
+    return guarded("pivot_world_statistics_get", [&] {
+        const auto& w = world_of(world, "pivot_world_statistics_get");
+        auto& out = require(statistics, "pivot_world_statistics_get", "statistics");
+        check_struct(out.struct_size, sizeof(pivot_world_statistics), "statistics");
+        const pivot::StepStatistics& s = w.statistics();
+        out.islands = s.islands;
+        out.rows = s.rows;
+        out.solver_failures = s.solver_failures;
+        out.fallbacks = s.fallbacks;
+        out.solver_iterations = s.solver_iterations;
+        out.solver_residual = s.solver_residual_max;
+        out.max_joint_error = s.max_joint_error;
+        out.step_seconds = 0.0;
+        for (double t : s.stage_seconds) out.step_seconds += t;
+        const pivot::Energy e = w.energy();
+        out.kinetic_energy = e.kinetic;
+        out.potential_energy = e.gravitational + e.elastic;
+    });
+}
+
+// ---------------------------------------------------------------- solvers
+
+PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* solver, const char* options) {
+    return guarded("pivot_world_set_solver", [&] {
+        auto& w = world_of(world, "pivot_world_set_solver");
+        require(solver, "pivot_world_set_solver", "solver");
+        w.set_solver({solver, json_object(options, "pivot_world_set_solver: options")});
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_fallback(pivot_world* world, const char* const* solvers, uint32_t count) {
+    return guarded("pivot_world_set_fallback", [&] {
+        auto& w = world_of(world, "pivot_world_set_fallback");
+        if (count > 0) require(solvers, "pivot_world_set_fallback", "solvers");
+        std::vector<pivot::SolverChoice> chain;
+        for (uint32_t k = 0; k < count; ++k) {
+            if (solvers[k] == nullptr) throw pivot::Error(fmt::format("pivot_world_set_fallback: solvers[{}] is NULL", k));
+            chain.push_back({solvers[k], nlohmann::json::object()});
+        }
+        w.set_fallback(chain);
+    });
+}
+
+// ---------------------------------------------------------------- state
+
+PIVOT_API pivot_status pivot_world_save_state(const pivot_world* world, void* buffer, size_t capacity,
+                                              size_t* size) {
+    return guarded("pivot_world_save_state", [&] {
+        const std::vector<uint8_t> state = world_of(world, "pivot_world_save_state").save_state();
+        require(size, "pivot_world_save_state", "size") = state.size();
+        if (capacity < state.size()) {
+            throw pivot::Error(fmt::format("pivot_world_save_state: buffer too small ({} bytes, {} needed)", capacity,
+                                           state.size()));
+        }
+        if (buffer == nullptr) throw pivot::Error("pivot_world_save_state: buffer is NULL");
+        std::memcpy(buffer, state.data(), state.size());
+    });
+}
+
+PIVOT_API pivot_status pivot_world_restore_state(pivot_world* world, const void* buffer, size_t size) {
+    return guarded("pivot_world_restore_state", [&] {
+        auto& w = world_of(world, "pivot_world_restore_state");
+        if (buffer == nullptr) throw pivot::Error("pivot_world_restore_state: buffer is NULL");
+        w.restore_state(static_cast<const uint8_t*>(buffer), size);
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,291 @@
+/*
+ * pivot/pivot.h - embedding the Pivot engine in an application (C99).
+ *
+ * Link with libpivot (CMake: find_package(pivot) and target pivot::pivot).
+ * A C++ wrapper is in pivot/pivot.hpp.
+ *
+ *   pivot_engine  the plugins: created with the first-party plugins (next to
+ *                 libpivot) and those of PIVOT_PLUGIN_PATH; more can be
+ *                 loaded. It must outlive its worlds.
+ *   pivot_world   one simulated world: from a scene file (pivot-scene/1,
+ *                 docs/scene-format.md), from scene JSON text, or built in
+ *                 code with the *_desc structs below.
+ *
+ * ERRORS. Every function that can fail returns pivot_status (plugin.h):
+ * PIVOT_OK, or PIVOT_ERROR with a one-line message from pivot_last_error()
+ * that names the file, object and field. A failed call changes nothing
+ * (a step that fails leaves the world as it was). No function aborts or
+ * throws across this interface; NULL arguments are errors, not crashes.
+ *
+ * THREADS. A world is used by one thread at a time (any thread). Different
+ * worlds of one engine may step concurrently, provided no thread loads
+ * plugins into that engine meanwhile. pivot_last_error() is per thread.
+ *
+ * UNITS. SI throughout; world frame; quaternions (w, x, y, z) body to world.
+ *
+ * VERSIONING. The *_desc and output structs begin with struct_size; set it
+ * with the matching pivot_*_init() function, which also fills the
+ * defaults. Fields are only ever appended (same policy as plugin.h).
+ */
+#ifndef PIVOT_PIVOT_H
+#define PIVOT_PIVOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pivot/plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(PIVOT_BUILDING_ENGINE)
+#define PIVOT_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define PIVOT_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define PIVOT_API __attribute__((visibility("default")))
+#else
+#define PIVOT_API
+#endif
+
+typedef struct pivot_engine pivot_engine;
+typedef struct pivot_world pivot_world;
+
+/* ------------------------------------------------------------------------ */
+/* Errors and version                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* The message of the last failed call on this thread ("" if none); valid
+   until the next call on this thread. Never NULL. */
+PIVOT_API const char* pivot_last_error(void);
+
+/* "MAJOR.MINOR.PATCH" of the engine library. */
+PIVOT_API const char* pivot_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Engine (plugins)                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Loads the first-party plugins and those of PIVOT_PLUGIN_PATH. */
+PIVOT_API pivot_status pivot_engine_create(pivot_engine** engine);
+/* Destroys an engine whose worlds are all destroyed. NULL is ignored. */
+PIVOT_API void pivot_engine_destroy(pivot_engine* engine);
+/* Loads a plugin file, or every plugin file directly in a folder. A library
+   with any invalid plugin is refused whole (the message says why). */
+PIVOT_API pivot_status pivot_engine_load_plugins(pivot_engine* engine, const char* file_or_folder);
+
+/* ------------------------------------------------------------------------ */
+/* Creating worlds                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* From a scene file; its settings.plugin_paths are loaded into the engine. */
+PIVOT_API pivot_status pivot_world_create_from_file(pivot_engine* engine, const char* scene_file,
+                                                    pivot_world** world);
+/* From scene JSON text; base_dir (may be NULL: the current folder) resolves
+   relative plugin_paths. */
+PIVOT_API pivot_status pivot_world_create_from_json(pivot_engine* engine, const char* scene_json,
+                                                    const char* base_dir, pivot_world** world);
+
+typedef struct pivot_world_settings {
+    uint32_t struct_size;
+    uint32_t reserved;            /* zero */
+    double timestep;              /* s, > 0; default 1e-3 */
+    double gravity[3];            /* m/s^2; default (0, 0, -9.81) */
+    const char* solver;           /* solver plugin id or short name; default "dantzig" */
+    const char* solver_options;   /* JSON object of its parameters, or NULL */
+} pivot_world_settings;
+PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
+
+/* An empty world (then add materials, bodies, static shapes, joints). */
+PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_world_settings* settings,
+                                          pivot_world** world);
+/* NULL is ignored. */
+PIVOT_API void pivot_world_destroy(pivot_world* world);
+
+/* ------------------------------------------------------------------------ */
+/* Building in code (SCENE_FORMAT.md names the same things)                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct pivot_material_desc {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char* name;            /* "default" replaces the default material */
+    const char* friction_model;  /* friction plugin id; default "pivot.friction.box" */
+    const char* friction_params; /* JSON object of the model's parameters; NULL: {"mu": 0.5} */
+    double restitution;          /* [0, 1]; default 0 */
+    double compliance;           /* m/N; default 0 (rigid) */
+    double damping;              /* N s/m; default 0 */
+} pivot_material_desc;
+PIVOT_API void pivot_material_desc_init(pivot_material_desc* material);
+PIVOT_API pivot_status pivot_world_add_material(pivot_world* world, const pivot_material_desc* material);
+
+typedef struct pivot_shape_desc {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char* type;        /* "sphere", "box", "capsule", "cylinder", "plane" (static only) */
+    double radius;           /* m: sphere, capsule, cylinder */
+    double length;           /* m: capsule segment, cylinder height, along local z */
+    double size[3];          /* m: box full edge lengths */
+    double normal[3];        /* plane: n.x <= offset is solid; default (0, 0, 1) */
+    double offset;           /* plane, m */
+    double position[3];      /* m, in the body frame (world for static shapes) */
+    double orientation[4];   /* unit quaternion, in the body frame; default (1, 0, 0, 0) */
+    const char* material;    /* default "default" */
+} pivot_shape_desc;
+PIVOT_API void pivot_shape_desc_init(pivot_shape_desc* shape);
+PIVOT_API pivot_status pivot_world_add_static_shape(pivot_world* world, const pivot_shape_desc* shape);
+
+typedef struct pivot_body_desc {
+    uint32_t struct_size;
+    uint32_t fixed;              /* nonzero: immovable (still collides) */
+    const char* name;            /* unique; "world" is reserved */
+    double mass;                 /* kg, > 0; default 1 */
+    double inertia[9];           /* kg m^2, body frame at the centre of mass, row-major SPD; default identity */
+    double position[3];          /* m, centre of mass */
+    double orientation[4];       /* default (1, 0, 0, 0) */
+    double linear_velocity[3];   /* m/s */
+    double angular_velocity[3];  /* rad/s */
+    const pivot_shape_desc* shapes; /* shape_count shapes, or NULL */
+    uint32_t shape_count;
+    uint32_t reserved;
+} pivot_body_desc;
+PIVOT_API void pivot_body_desc_init(pivot_body_desc* body);
+/* index: the body's index (for the calls below); may be NULL. */
+PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body_desc* body, uint32_t* index);
+
+typedef struct pivot_joint_desc {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char* name;       /* unique among joints */
+    const char* type;       /* fixed, spherical, revolute, prismatic, cylindrical, universal, distance,
+                               or a joint plugin id */
+    const char* body1;      /* body name or "world" (default) */
+    const char* body2;
+    double anchor[3];       /* m, world, at the initial configuration */
+    double axis[3];         /* unit: revolute, prismatic, cylindrical; default (1, 0, 0) */
+    double axis1[3];        /* universal, on body 1; default (1, 0, 0) */
+    double axis2[3];        /* universal, on body 2; default (0, 1, 0) */
+    double anchor1[3];      /* distance: on body 1 */
+    double anchor2[3];      /* distance: on body 2 */
+    double length;          /* distance: m; negative (default): the initial distance */
+    double compliance;      /* m/N or rad/(N m); 0 = rigid */
+    double damping;         /* N s/m or N m s/rad */
+    uint32_t has_limits;    /* nonzero: lower/upper apply to the free coordinate */
+    uint32_t has_motor;     /* nonzero: a velocity motor */
+    double lower, upper;    /* rad or m */
+    double motor_velocity;  /* rad/s or m/s */
+    double motor_max_force; /* N m or N, >= 0 */
+} pivot_joint_desc;
+PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint);
+PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index);
+
+/* ------------------------------------------------------------------------ */
+/* Stepping and reading                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Advances by `steps` timesteps. On failure the world is as it was before
+   the failing step (the earlier steps of the call are kept). */
+PIVOT_API pivot_status pivot_world_step(pivot_world* world, uint32_t steps);
+PIVOT_API double pivot_world_time(const pivot_world* world);
+PIVOT_API double pivot_world_timestep(const pivot_world* world);
+
+PIVOT_API uint32_t pivot_world_body_count(const pivot_world* world);
+PIVOT_API uint32_t pivot_world_joint_count(const pivot_world* world);
+/* Index of a body or joint by name. */
+PIVOT_API pivot_status pivot_world_find_body(const pivot_world* world, const char* name, uint32_t* index);
+PIVOT_API pivot_status pivot_world_find_joint(const pivot_world* world, const char* name, uint32_t* index);
+/* Name of a body or joint (valid while the world lives), or NULL for a bad index. */
+PIVOT_API const char* pivot_world_body_name(const pivot_world* world, uint32_t body);
+PIVOT_API const char* pivot_world_joint_name(const pivot_world* world, uint32_t joint);
+
+typedef struct pivot_body_state {
+    double position[3];         /* m, centre of mass, world */
+    double orientation[4];      /* w, x, y, z, body to world */
+    double linear_velocity[3];  /* m/s, world */
+    double angular_velocity[3]; /* rad/s, world */
+} pivot_body_state;
+PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state);
+/* Teleports a body (pose and velocities); the orientation is normalized. */
+PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, const pivot_body_state* state);
+
+/* A force at the centre of mass and a torque (world), applied in every
+   following step until changed (zeros remove it). */
+PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t body, const double force[3],
+                                                  const double torque[3]);
+/* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
+PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
+/* The free coordinate (rad or m) and its rate of a joint that has one. */
+PIVOT_API pivot_status pivot_world_joint_coordinate(const pivot_world* world, uint32_t joint, double* position,
+                                                    double* rate);
+
+typedef struct pivot_joint_reaction {
+    double force[3];       /* N, on body 2 at its joint frame, world (body 1: the opposite) */
+    double torque[3];      /* N m, about that point, world */
+    double position_error; /* largest |violation| of its equality rows (m or rad) */
+} pivot_joint_reaction;
+/* Of the last step. */
+PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint32_t joint,
+                                                  pivot_joint_reaction* reaction);
+
+typedef struct pivot_contact {
+    int32_t body1;         /* body index, -1 for the world (static shapes) */
+    int32_t body2;
+    double point[3];       /* m, world */
+    double normal[3];      /* unit, from body 1 to body 2 */
+    double depth;          /* m, > 0 when penetrating */
+    double normal_force;   /* N, on body 2 along the normal */
+    double friction[3];    /* N, world: the tangential force on body 2 */
+} pivot_contact;
+/* The contacts of the last step: count is set to their number; at most
+   capacity are written to contacts (which may be NULL when capacity is 0). */
+PIVOT_API pivot_status pivot_world_contacts(const pivot_world* world, pivot_contact* contacts, uint32_t capacity,
+                                            uint32_t* count);
+
+typedef struct pivot_world_statistics {
+    uint32_t struct_size;
+    uint32_t islands;          /* of the last step */
+    uint32_t rows;
+    uint32_t solver_failures;  /* islands not solved to the acceptance (best answer applied) */
+    uint32_t fallbacks;        /* islands solved by a fallback solver */
+    uint32_t solver_iterations;
+    double solver_residual;    /* largest residual of the step's islands (N s) */
+    double max_joint_error;    /* m or rad */
+    double step_seconds;       /* wall time of the last step */
+    double kinetic_energy;     /* J, now */
+    double potential_energy;   /* J, gravitational (zero at the origin) plus elastic */
+} pivot_world_statistics;
+PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
+PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);
+
+/* ------------------------------------------------------------------------ */
+/* Solvers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Swaps the solver between two steps (options: JSON object or NULL); the
+   warm start is kept. Refused, world unchanged, for an unknown solver, bad
+   options, or a solver that cannot solve the world's friction models. */
+PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* solver, const char* options);
+/* The solvers tried, in order, when the primary fails (ids or short names). */
+PIVOT_API pivot_status pivot_world_set_fallback(pivot_world* world, const char* const* solvers, uint32_t count);
+
+/* ------------------------------------------------------------------------ */
+/* Saving and restoring the state (rewind and replay)                        */
+/* ------------------------------------------------------------------------ */
+
+/* Writes the complete state (time, poses, velocities, forces, motor targets,
+   warm starts, contact memory) to buffer. size is set to the bytes needed;
+   with capacity < size (buffer may then be NULL) nothing is written and the
+   call returns PIVOT_ERROR with "buffer too small". The buffer fits only
+   this world (or one built the same way) in the same engine version. */
+PIVOT_API pivot_status pivot_world_save_state(const pivot_world* world, void* buffer, size_t capacity,
+                                              size_t* size);
+/* Restores a saved state; the world then continues bitwise as it did after
+   the save. A buffer of another world is refused, the world unchanged. */
+PIVOT_API pivot_status pivot_world_restore_state(pivot_world* world, const void* buffer, size_t size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PIVOT_PIVOT_H */

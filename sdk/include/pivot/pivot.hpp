@@ -1,0 +1,220 @@
+// pivot/pivot.hpp - a thin, header-only C++17 wrapper over the embedding C API
+// (pivot/pivot.h): RAII handles, exceptions instead of status codes, and
+// std::array / std::vector / std::string for the plain C types. It adds no
+// behaviour: every member calls the C function of the same name, so the C
+// header's contracts (units, threads, errors) apply unchanged.
+//
+//   pivot::sdk::Engine engine;                                  // first-party plugins
+//   pivot::sdk::World world = engine.load_scene("crane.json");
+//   world.step();
+//   auto hook = world.body(world.find_body("hook"));
+#ifndef PIVOT_PIVOT_HPP
+#define PIVOT_PIVOT_HPP
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pivot/pivot.h"
+
+namespace pivot::sdk {
+
+// A failed call: the engine's one-line message (file, object, field).
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+inline void check(pivot_status status) {
+    if (status != PIVOT_OK && status != PIVOT_WARNING) throw Error(pivot_last_error());
+}
+
+class World;
+
+// The plugins: first-party and PIVOT_PLUGIN_PATH at construction. Must
+// outlive its worlds. Movable, not copyable.
+class Engine {
+public:
+    Engine() { check(pivot_engine_create(&engine_)); }
+    ~Engine() { pivot_engine_destroy(engine_); }
+    Engine(Engine&& other) noexcept : engine_(std::exchange(other.engine_, nullptr)) {}
+    Engine& operator=(Engine&& other) noexcept {
+        std::swap(engine_, other.engine_);
+        return *this;
+    }
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    void load_plugins(const std::string& file_or_folder) {
+        check(pivot_engine_load_plugins(engine_, file_or_folder.c_str()));
+    }
+    inline World load_scene(const std::string& scene_file);
+    inline World scene_from_json(const std::string& scene_json, const std::string& base_dir = ".");
+    inline World create(const pivot_world_settings& settings);
+
+    pivot_engine* handle() const { return engine_; }
+
+private:
+    pivot_engine* engine_ = nullptr;
+};
+
+struct BodyState {
+    std::array<double, 3> position{};
+    std::array<double, 4> orientation{1, 0, 0, 0};
+    std::array<double, 3> linear_velocity{};
+    std::array<double, 3> angular_velocity{};
+};
+
+// One world. Movable, not copyable.
+class World {
+public:
+    explicit World(pivot_world* world) : world_(world) {}
+    ~World() { pivot_world_destroy(world_); }
+    World(World&& other) noexcept : world_(std::exchange(other.world_, nullptr)) {}
+    World& operator=(World&& other) noexcept {
+        std::swap(world_, other.world_);
+        return *this;
+    }
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // Building (the C structs, filled by their _init functions first).
+    void add_material(const pivot_material_desc& m) { check(pivot_world_add_material(world_, &m)); }
+    void add_static_shape(const pivot_shape_desc& s) { check(pivot_world_add_static_shape(world_, &s)); }
+    uint32_t add_body(const pivot_body_desc& b) {
+        uint32_t index = 0;
+        check(pivot_world_add_body(world_, &b, &index));
+        return index;
+    }
+    uint32_t add_joint(const pivot_joint_desc& j) {
+        uint32_t index = 0;
+        check(pivot_world_add_joint(world_, &j, &index));
+        return index;
+    }
+
+    void step(uint32_t steps = 1) { check(pivot_world_step(world_, steps)); }
+    double time() const { return pivot_world_time(world_); }
+    double timestep() const { return pivot_world_timestep(world_); }
+
+    uint32_t body_count() const { return pivot_world_body_count(world_); }
+    uint32_t joint_count() const { return pivot_world_joint_count(world_); }
+    uint32_t find_body(const std::string& name) const {
+        uint32_t index = 0;
+        check(pivot_world_find_body(world_, name.c_str(), &index));
+        return index;
+    }
+    uint32_t find_joint(const std::string& name) const {
+        uint32_t index = 0;
+        check(pivot_world_find_joint(world_, name.c_str(), &index));
+        return index;
+    }
+    std::string body_name(uint32_t body) const {
+        const char* name = pivot_world_body_name(world_, body);
+        if (name == nullptr) throw Error("body index " + std::to_string(body) + " is out of range");
+        return name;
+    }
+
+    BodyState body(uint32_t index) const {
+        pivot_body_state s{};
+        check(pivot_world_get_body(world_, index, &s));
+        BodyState out;
+        for (int k = 0; k < 3; ++k) {
+            out.position[k] = s.position[k];
+            out.linear_velocity[k] = s.linear_velocity[k];
+            out.angular_velocity[k] = s.angular_velocity[k];
+        }
+        for (int k = 0; k < 4; ++k) out.orientation[k] = s.orientation[k];
+        return out;
+    }
+    void set_body(uint32_t index, const BodyState& state) {
+        pivot_body_state s{};
+        for (int k = 0; k < 3; ++k) {
+            s.position[k] = state.position[k];
+            s.linear_velocity[k] = state.linear_velocity[k];
+            s.angular_velocity[k] = state.angular_velocity[k];
+        }
+        for (int k = 0; k < 4; ++k) s.orientation[k] = state.orientation[k];
+        check(pivot_world_set_body(world_, index, &s));
+    }
+    void set_body_force(uint32_t body, const std::array<double, 3>& force, const std::array<double, 3>& torque) {
+        check(pivot_world_set_body_force(world_, body, force.data(), torque.data()));
+    }
+    void set_motor_velocity(uint32_t joint, double velocity) {
+        check(pivot_world_set_motor_velocity(world_, joint, velocity));
+    }
+    std::pair<double, double> joint_coordinate(uint32_t joint) const {
+        double position = 0.0, rate = 0.0;
+        check(pivot_world_joint_coordinate(world_, joint, &position, &rate));
+        return {position, rate};
+    }
+    pivot_joint_reaction joint_reaction(uint32_t joint) const {
+        pivot_joint_reaction r{};
+        check(pivot_world_joint_reaction(world_, joint, &r));
+        return r;
+    }
+    std::vector<pivot_contact> contacts() const {
+        uint32_t count = 0;
+        check(pivot_world_contacts(world_, nullptr, 0, &count));
+        std::vector<pivot_contact> out(count);
+        check(pivot_world_contacts(world_, out.data(), count, &count));
+        out.resize(count);
+        return out;
+    }
+    pivot_world_statistics statistics() const {
+        pivot_world_statistics s;
+        pivot_world_statistics_init(&s);
+        check(pivot_world_statistics_get(world_, &s));
+        return s;
+    }
+
+    // Solvers can be swapped between two steps; the warm start is kept.
+    void set_solver(const std::string& solver, const std::string& options_json = "{}") {
+        check(pivot_world_set_solver(world_, solver.c_str(), options_json.c_str()));
+    }
+    void set_fallback(const std::vector<std::string>& solvers) {
+        std::vector<const char*> ids;
+        for (const auto& s : solvers) ids.push_back(s.c_str());
+        check(pivot_world_set_fallback(world_, ids.data(), static_cast<uint32_t>(ids.size())));
+    }
+
+    std::vector<uint8_t> save_state() const {
+        size_t size = 0;
+        pivot_world_save_state(world_, nullptr, 0, &size);  // asks for the size
+        std::vector<uint8_t> buffer(size);
+        check(pivot_world_save_state(world_, buffer.data(), buffer.size(), &size));
+        return buffer;
+    }
+    void restore_state(const std::vector<uint8_t>& buffer) {
+        check(pivot_world_restore_state(world_, buffer.data(), buffer.size()));
+    }
+
+    pivot_world* handle() const { return world_; }
+
+private:
+    pivot_world* world_ = nullptr;
+};
+
+inline World Engine::load_scene(const std::string& scene_file) {
+    pivot_world* world = nullptr;
+    check(pivot_world_create_from_file(engine_, scene_file.c_str(), &world));
+    return World(world);
+}
+
+inline World Engine::scene_from_json(const std::string& scene_json, const std::string& base_dir) {
+    pivot_world* world = nullptr;
+    check(pivot_world_create_from_json(engine_, scene_json.c_str(), base_dir.c_str(), &world));
+    return World(world);
+}
+
+inline World Engine::create(const pivot_world_settings& settings) {
+    pivot_world* world = nullptr;
+    check(pivot_world_create(engine_, &settings, &world));
+    return World(world);
+}
+
+}  // namespace pivot::sdk
+
+#endif  // PIVOT_PIVOT_HPP
