@@ -289,14 +289,18 @@ CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batc
     return r;
 }
 
-CallResult checked_friction_build(const PluginInstance& inst, const pivot_contact_point* contacts, uint32_t count,
-                                  const pivot_step_info& step, double* state, pivot_row* rows, double* directions,
-                                  double* coupling, double* impulses, uint32_t* row_counts) {
-    const char* fn = "build";
+CallResult checked_friction_build(const PluginInstance& inst, const pivot_contact_point* contacts,
+                                  const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
+                                  double* state, pivot_row* rows, double* directions, double* coupling,
+                                  double* impulses, uint32_t* row_counts) {
     const PluginRecord& plugin = inst.plugin();
     const auto& f = plugin.friction;
+    const char* fn = f.build_with_bodies != nullptr ? "build_with_bodies" : "build";
     const pivot_status s =
-        f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
+        f.build_with_bodies != nullptr
+            ? f.build_with_bodies(inst.handle(), contacts, bodies, count, &step, state, rows, directions, coupling,
+                                  impulses, row_counts)
+            : f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
     if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
     const size_t m = f.max_rows_per_contact;

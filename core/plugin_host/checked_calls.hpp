@@ -57,9 +57,11 @@ CallResult checked_joint_rows(const PluginInstance& joint, const pivot_joint_bat
                               const pivot_step_info& step, pivot_row* rows, double* jacobians,
                               uint32_t* row_counts);
 
+// Calls build_with_bodies (ABI 1.1) when the model has it, else build
+// (bodies then unused; may be NULL for a 1.0 model).
 CallResult checked_friction_build(const PluginInstance& friction, const pivot_contact_point* contacts,
-                                  uint32_t count, const pivot_step_info& step, double* state,
-                                  pivot_row* rows, double* directions, double* coupling,
+                                  const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
+                                  double* state, pivot_row* rows, double* directions, double* coupling,
                                   double* impulses, uint32_t* row_counts);
 
 }  // namespace pivot

@@ -77,6 +77,30 @@ double normal_effective_mass(const WorldModel& model, const StepScratch& s, cons
     return inverse > 0.0 ? 1.0 / inverse : HUGE_VAL;
 }
 
+// The orientations of the two bodies at a contact (ABI 1.1, for laws with
+// body-fixed directions); static shapes and fixed bodies are flagged.
+pivot_contact_bodies contact_bodies(const WorldModel& model, const StepScratch& s, const collision::Contact& c) {
+    pivot_contact_bodies b{};
+    const uint32_t static_flag[2] = {PIVOT_CONTACT_BODY1_STATIC, PIVOT_CONTACT_BODY2_STATIC};
+    double* orientation[2] = {b.orientation1, b.orientation2};
+    const int32_t body[2] = {model.shapes[c.shape_a].body, model.shapes[c.shape_b].body};
+    for (int side = 0; side < 2; ++side) {
+        orientation[side][0] = 1.0;
+        if (body[side] < 0) {
+            b.flags |= static_flag[side];
+            continue;
+        }
+        const auto e = static_cast<uint32_t>(body[side]);
+        if (model.fixed[e]) b.flags |= static_flag[side];
+        const collision::Quat& q = s.body_poses[e].orientation;
+        orientation[side][0] = q.w();
+        orientation[side][1] = q.x();
+        orientation[side][2] = q.y();
+        orientation[side][3] = q.z();
+    }
+    return b;
+}
+
 }  // namespace
 
 void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
@@ -167,7 +191,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.contact_explicit.resize(static_cast<size_t>(count) * 6);
     s.contact_tangents.resize(static_cast<size_t>(count) * 6);
     if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
-    for (auto& batch : s.friction_batches) batch.input.clear();
+    for (auto& batch : s.friction_batches) batch.input.clear(), batch.bodies.clear();
     for (uint32_t i = 0; i < count; ++i) {
         const StepScratch::ContactPoint& p = s.contact_points[i];
         const collision::Contact& c = contacts[p.collision_contact];
@@ -214,8 +238,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             normal.target_velocity = -pair.restitution * approach;
             normal.flags = PIVOT_ROW_NO_STABILIZATION;
         }
-        s.friction_batches[pair.friction].contacts.push_back(i);
-        s.friction_batches[pair.friction].input.push_back(cp);
+        auto& batch = s.friction_batches[pair.friction];
+        batch.contacts.push_back(i);
+        batch.input.push_back(cp);
+        if (model.friction_instances[pair.friction].plugin().friction.build_with_bodies != nullptr) {
+            batch.bodies.push_back(contact_bodies(model, s, c));
+        }
     }
 
     // One build() per friction instance; rows chained to element velocities.
@@ -239,7 +267,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             std::copy_n(s.next_contact_state.data() + static_cast<size_t>(batch.contacts[k]) * kState, st,
                         batch.state.data() + static_cast<size_t>(k) * st);
         }
-        CallResult r = checked_friction_build(inst, batch.input.data(), n, step, st > 0 ? batch.state.data() : nullptr,
+        CallResult r = checked_friction_build(inst, batch.input.data(), batch.bodies.empty() ? nullptr : batch.bodies.data(),
+                                              n, step, st > 0 ? batch.state.data() : nullptr,
                                               batch.rows.data(), batch.directions.data(), batch.coupling.data(),
                                               batch.impulses.data(), batch.row_counts.data());
         if (!r.ok()) throw Error(r.message);

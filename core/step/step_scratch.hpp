@@ -122,6 +122,7 @@ struct StepScratch {
     struct FrictionBatch {  // per friction instance: its contacts this step
         std::vector<uint32_t> contacts;  // contact indices
         std::vector<pivot_contact_point> input;
+        std::vector<pivot_contact_bodies> bodies;  // per contact (models with build_with_bodies)
         std::vector<pivot_row> rows;
         std::vector<double> directions, coupling, impulses, state;
         std::vector<uint32_t> row_counts;

@@ -298,7 +298,7 @@ constexpr pivot_friction_functions friction_functions(
     pivot_status (*project)(const void*, const pivot_contact_point*, const pivot_contact_block*, uint32_t,
                             double*) = nullptr) {
     return pivot_friction_functions{sizeof(pivot_friction_functions), Model::kMaxRows, Model::kState, 0,
-                                    instance_functions<Model>(), build<Model>, project};
+                                    instance_functions<Model>(), build<Model>, project, nullptr};
 }
 
 constexpr pivot_plugin_descriptor friction_descriptor(const char* id, const char* name, const char* description,

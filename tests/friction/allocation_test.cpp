@@ -71,7 +71,7 @@ TEST(FrictionAllocation, BuildAndProjectDoNotAllocate) {
         std::vector<pivot_contact_block> blocks(count);
         std::vector<double> z(count * 3, 0.5);
         const long before = g_allocations.load();
-        const CallResult r = checked_friction_build(model.instance(), contacts.data(), count, step,
+        const CallResult r = checked_friction_build(model.instance(), contacts.data(), nullptr, count, step,
                                                     model.state_size() > 0 ? state.data() : nullptr, rows.data(),
                                                     dirs.data(), coupling.data(), impulses.data(), row_counts.data());
         const long after_build = g_allocations.load();

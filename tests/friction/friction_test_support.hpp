@@ -125,7 +125,7 @@ public:
         uint32_t count = 0;
         const pivot_step_info step = step_info(h);
         const CallResult r =
-            checked_friction_build(instance_, &contact, 1, step, s.empty() ? nullptr : s.data(), out.rows.data(),
+            checked_friction_build(instance_, &contact, nullptr, 1, step, s.empty() ? nullptr : s.data(), out.rows.data(),
                                    out.dirs.data(), out.coupling.data(), out.impulse.data(), &count);
         EXPECT_TRUE(r.ok()) << r.message;
         out.count = r.ok() ? count : 0;

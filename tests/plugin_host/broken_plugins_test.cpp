@@ -39,14 +39,14 @@ TEST_P(BrokenPlugin, IsRefusedWithAReadableMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Refused, BrokenPlugin,
     ::testing::Values(
-        BrokenCase{"broken_wrong_major", {"built for plugin ABI 2.0", "this Pivot uses plugin ABI 1.0", "rebuild"}},
+        BrokenCase{"broken_wrong_major", {"built for plugin ABI 2.", "this Pivot uses plugin ABI 1.", "rebuild"}},
         BrokenCase{"broken_descriptor_major",
-                   {"plugin 'test.broken.descriptor_major'", "built for plugin ABI 2.0", "uses plugin ABI 1.0"}},
+                   {"plugin 'test.broken.descriptor_major'", "built for plugin ABI 2.", "uses plugin ABI 1."}},
         BrokenCase{"broken_small_struct", {"descriptor #0", "struct_size is 16 bytes", "pivot_plugin_descriptor"}},
         BrokenCase{"broken_small_functions",
                    {"plugin 'test.broken.small_functions'", "pivot_solver_functions.struct_size is 8 bytes"}},
         BrokenCase{"broken_no_entry", {"does not export the entry symbol 'pivot_plugin_entry'", "PIVOT_PLUGIN_ENTRY"}},
-        BrokenCase{"broken_entry_null", {"entry function returned NULL", "1.0"}},
+        BrokenCase{"broken_entry_null", {"entry function returned NULL", "plugin ABI 1."}},
         BrokenCase{"broken_duplicate_in_library", {"plugin 'test.broken.twice'", "appears twice in this library"}},
         BrokenCase{"broken_bad_id", {"id 'Bad Id!' is not a dotted lowercase name"}},
         BrokenCase{"broken_bad_schema",

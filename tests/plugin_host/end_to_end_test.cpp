@@ -164,7 +164,7 @@ TEST_F(EndToEnd, FrictionBoxRowsBoundsAndState) {
     std::array<uint32_t, 2> counts{};
     const pivot_step_info s = step(0.01);
     for (int call = 1; call <= 2; ++call) {
-        ASSERT_TRUE(checked_friction_build(box, contacts.data(), 2, s, state.data(), rows.data(), directions.data(),
+        ASSERT_TRUE(checked_friction_build(box, contacts.data(), nullptr, 2, s, state.data(), rows.data(), directions.data(),
                                            coupling.data(), impulses.data(), counts.data()).ok());
         EXPECT_EQ(state[0], call);  // the state is kept by the host between calls
     }
@@ -278,7 +278,7 @@ TEST_F(EndToEnd, FrictionWithInvertedBoundsIsCaughtAtTheCall) {
     std::array<double, 4> coupling{};
     std::array<double, 6> impulses{};
     std::array<uint32_t, 1> counts{};
-    CallResult r = checked_friction_build(friction, &c, 1, step(0.01), nullptr, rows.data(), directions.data(),
+    CallResult r = checked_friction_build(friction, &c, nullptr, 1, step(0.01), nullptr, rows.data(), directions.data(),
                                           coupling.data(), impulses.data(), counts.data());
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("contact 0 row 1: lower bound 1 is above upper bound -1"), std::string::npos)

@@ -43,7 +43,7 @@ TEST(CliPlugins, JsonListsEveryPluginWithTheContractKeys) {
         EXPECT_EQ(mu["min"], 0.0);
         EXPECT_EQ(mu["max"], 10.0);
         EXPECT_EQ(p["kind"], "friction");
-        EXPECT_EQ(p["abi"], "1.0");
+        EXPECT_EQ(p["abi"].get<std::string>().rfind("1.", 0), 0u) << p["abi"];  // major 1, any minor
     }
 }
 
@@ -57,7 +57,7 @@ TEST(CliPlugins, TextListingShowsKindIdVersionAbiAndParameters) {
     auto r = run_command(kPivot + " plugins --plugins " + kGood);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "friction  test.friction.box")) << r.out;
-    EXPECT_TRUE(contains(r.out, "abi 1.0")) << r.out;
+    EXPECT_TRUE(contains(r.out, "abi 1.")) << r.out;
     EXPECT_TRUE(contains(r.out, "mu = 0.5")) << r.out;
 }
 
@@ -71,7 +71,7 @@ TEST(CliPlugins, ProbeReportsAnAbiMismatchOnOneLine) {
     const std::string file = kBroken + "/broken_wrong_major.so";
     auto r = run_command(kPivot + " plugins --probe " + file);
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_TRUE(contains(r.err, "plugin file '" + file + "': it was built for plugin ABI 2.0")) << r.err;
+    EXPECT_TRUE(contains(r.err, "plugin file '" + file + "': it was built for plugin ABI 2.")) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line expected: " << r.err;
 }
 

@@ -56,6 +56,10 @@
  *                (Before its first release: solve() may return
  *                PIVOT_WARNING with status NUMERICAL_ERROR for a usable,
  *                conditioning-limited answer.)
+ * 1.1 (2026-11)  Friction models may see the bodies at each contact:
+ *                pivot_contact_bodies and the tail function
+ *                pivot_friction_functions.build_with_bodies (body-fixed
+ *                friction directions: anisotropic laws).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -123,7 +127,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 0u
+#define PIVOT_ABI_MINOR 1u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

@@ -70,6 +70,20 @@ typedef struct pivot_contact_point {
                                 its Jacobian direction is `normal`             */
 } pivot_contact_point;
 
+/* (ABI 1.1) The two bodies at one contact, for laws whose parameters are
+   fixed in a body (anisotropic friction of skis, tracks, brushed surfaces):
+   given to build_with_bodies(), one per contact, in the contacts' order. */
+typedef struct pivot_contact_bodies {
+    double orientation1[4]; /* body 1 (the normal points away from it), w, x, y, z,
+                               body to world; (1, 0, 0, 0) for static shapes  */
+    double orientation2[4]; /* body 2                                        */
+    uint32_t flags;         /* PIVOT_CONTACT_BODY1_STATIC, ..._BODY2_STATIC  */
+    uint32_t reserved;      /* zero                                          */
+} pivot_contact_bodies;
+
+#define PIVOT_CONTACT_BODY1_STATIC 0x1u /* body 1 is the world or a fixed body */
+#define PIVOT_CONTACT_BODY2_STATIC 0x2u
+
 /* A contiguous range of problem rows that belongs to one contact. */
 typedef struct pivot_contact_block {
     uint32_t contact;   /* index into the contacts of the build() call         */
@@ -102,7 +116,8 @@ typedef struct pivot_friction_functions {
      *                           zero-filled for a new contact)
      *   row_counts[c]           number of rows written
      * rows, directions, coupling, impulses and row_counts are never NULL;
-     * state is NULL when state_per_contact is 0. Required.
+     * state is NULL when state_per_contact is 0. Required unless
+     * build_with_bodies (ABI 1.1) is set.
      */
     pivot_status (*build)(void* instance, const pivot_contact_point* contacts, uint32_t count,
                           const pivot_step_info* step, double* state, pivot_row* rows,
@@ -120,6 +135,20 @@ typedef struct pivot_friction_functions {
     pivot_status (*project)(const void* instance, const pivot_contact_point* contacts,
                             const pivot_contact_block* blocks, uint32_t block_count,
                             double* z);
+
+    /* ---- ABI 1.1 ---- */
+
+    /*
+     * [step] build() with each contact's bodies (bodies[c] belongs to
+     * contacts[c]); otherwise exactly build()'s contract. Optional: when it
+     * is set the host calls it instead of build(), and build may then be
+     * NULL (such a plugin needs a 1.1 host).
+     */
+    pivot_status (*build_with_bodies)(void* instance, const pivot_contact_point* contacts,
+                                      const pivot_contact_bodies* bodies, uint32_t count,
+                                      const pivot_step_info* step, double* state, pivot_row* rows,
+                                      double* directions, double* coupling, double* impulses,
+                                      uint32_t* row_counts);
 } pivot_friction_functions;
 
 #ifdef __cplusplus
