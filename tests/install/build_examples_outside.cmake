@@ -40,3 +40,9 @@ endif()
 set(run_dir "${WORK_DIR}/examples/solver_switching")
 run("${run_dir}/solver_switching")
 message(STATUS "${last_output}")
+
+# The out-of-tree friction plugin, loaded by its scene: the sled slides
+# along its runners and not across them.
+set(run_dir "${WORK_DIR}/examples/anisotropic_friction")
+run("${run_dir}/sled_test")
+message(STATUS "${last_output}")
