@@ -3,6 +3,7 @@
 // that a step allocates nothing after the first. Each stage of core/step/
 // reads the model and the state and writes only its own part of this.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "collision/collision_world.hpp"
@@ -88,6 +89,7 @@ struct StepScratch {
 
     // Per island problem and solution (reused).
     std::vector<LcpProblem> problems;
+    std::vector<std::pair<int32_t, double>> column_entries;  // CSC assembly: one column, sorted
     std::vector<double> x;         // solution of the island being solved
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv
