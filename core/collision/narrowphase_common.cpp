@@ -175,15 +175,28 @@ void reduce_and_emit(CandidateSet& set, const Vec3& n, const ShapeInstance& a, c
     }
     std::array<int, 4> pick{-1, -1, -1, -1};
     auto at = [&](int i) -> const Candidate& { return it[static_cast<std::size_t>(i)]; };
+    // Distances and areas are measured in the contact plane, and a tie
+    // (points over one another along n, e.g. the bottom and top corners of a
+    // thin box lying flat when the margin exceeds its thickness) goes to the
+    // deeper point: the support polygon is made of the touching points, not
+    // of speculative ones above them.
+    auto planar = [&](const Vec3& v) -> Vec3 { return v - n * n.dot(v); };
+    double scale = 0.0;
+    for (int i = 0; i < count; ++i) scale = std::max(scale, planar(at(i).position - at(0).position).squaredNorm());
+    const double tie = 1e-12 * std::max(scale, 1e-12);
+    auto better = [&](double value, double best_value, int i, int best_index) {
+        if (value > best_value + tie) return true;
+        return best_index >= 0 && value >= best_value - tie && at(i).depth > at(best_index).depth + 1e-12;
+    };
     // 1. deepest (ties: the first, which keeps the choice deterministic).
     pick[0] = 0;
     for (int i = 1; i < count; ++i)
         if (at(i).depth > at(pick[0]).depth + 1e-12) pick[0] = i;
-    // 2. farthest from it.
+    // 2. farthest from it, in the plane.
     double best = -1.0;
     for (int i = 0; i < count; ++i) {
-        const double d = (at(i).position - at(pick[0]).position).squaredNorm();
-        if (d > best + 1e-18) best = d, pick[1] = i;
+        const double d = planar(at(i).position - at(pick[0]).position).squaredNorm();
+        if (better(d, best, i, pick[1])) best = d, pick[1] = i;
     }
     // 3. largest triangle.
     best = -1.0;
@@ -191,7 +204,7 @@ void reduce_and_emit(CandidateSet& set, const Vec3& n, const ShapeInstance& a, c
     const Vec3 p1 = at(pick[1]).position;
     for (int i = 0; i < count; ++i) {
         const double area = std::abs((p1 - p0).cross(at(i).position - p0).dot(n));
-        if (area > best + 1e-18) best = area, pick[2] = i;
+        if (better(area, best, i, pick[2])) best = area, pick[2] = i;
     }
     // 4. the point farthest outside the triangle (most negative edge area).
     const Vec3 p2 = at(pick[2]).position;
@@ -203,7 +216,7 @@ void reduce_and_emit(CandidateSet& set, const Vec3& n, const ShapeInstance& a, c
         const double e1 = orient * (p2 - p1).cross(p - p1).dot(n);
         const double e2 = orient * (p0 - p2).cross(p - p2).dot(n);
         const double outside = -std::min({e0, e1, e2});
-        if (outside > best + 1e-18) best = outside, pick[3] = i;
+        if (outside > tie && better(outside, best, i, pick[3])) best = outside, pick[3] = i;
     }
     for (int k = 0; k < 4; ++k) {
         if (pick[static_cast<std::size_t>(k)] < 0) continue;

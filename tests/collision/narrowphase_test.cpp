@@ -161,6 +161,22 @@ TEST(Narrowphase, BoxFlatOnPlaneGivesFourCorners) {
     expect_all(rev, Vec3::UnitZ(), 0.01, kTol);
 }
 
+// A thin slab flat on a plane with a margin larger than its thickness: all
+// 8 corners are candidates; the 4 kept are the touching bottom ones, not the
+// speculative top corners over them (which left the slab on 2 supports and
+// made it rock and gain energy at 60 Hz).
+TEST(Narrowphase, ThinBoxFlatOnPlaneKeepsTheBottomCornersWithALargeMargin) {
+    const auto plane = place(Shape::plane(Vec3::UnitZ(), 0.0), Vec3::Zero());
+    const auto slab = place(Shape::box(Vec3(0.2, 0.2, 0.04)), Vec3(0, 0, 0.02));
+    const auto cs = run(slab, plane, 0.05);
+    ASSERT_EQ(cs.size(), 4u);
+    for (const Contact& c : cs) {
+        EXPECT_NEAR(c.depth, 0.0, kTol);
+        EXPECT_NEAR(std::abs(c.position.x()), 0.1, kTol);
+        EXPECT_NEAR(std::abs(c.position.y()), 0.1, kTol);
+    }
+}
+
 TEST(Narrowphase, TiltedBoxOnPlaneGivesLowestCorners) {
     const auto plane = place(Shape::plane(Vec3::UnitZ(), 0.0), Vec3::Zero());
     // Rotated about y: the lowest edge (along y) touches: 2 points.
