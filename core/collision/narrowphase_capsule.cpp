@@ -7,7 +7,10 @@
 //     the signed distance of the other shape, plus the minimum of that signed
 //     distance along the segment (convex, golden-section search) when it is
 //     deeper than both ends by more than 1e-9 (feature 0): a capsule crossing
-//     an edge or lying across a cylinder's side.
+//     an edge or lying across a cylinder's side; when the capsule lies along a
+//     face (within ~6 degrees) the two ends of its part over that face
+//     instead (features 3, 4), so that a box resting on a capsule longer than
+//     itself has 2 supports.
 #include "collision/narrowphase_internal.hpp"
 
 namespace pivot::collision::detail {
@@ -58,7 +61,41 @@ void capsule_convex(const ShapeInstance& a, const ShapeInstance& b, double margi
     }
     const double t = 0.5 * (lo + hi);
     const double dt = point(t, 0, false);
-    if (dt > std::max(d0, d1) + 1e-9) point(t, 0, true);
+    if (!(dt > std::max(d0, d1) + 1e-9)) return;
+    // A capsule lying along a face (a box resting on a log longer than it):
+    // the part of the segment over that face is a line contact, and its two
+    // ends (features 3, 4) are the support; one interior point would let the
+    // box seesaw on the log. Taken when the segment is within ~6 degrees of
+    // the face's plane; the part over the face (where the closest feature
+    // keeps the face's normal, an interval: the segment inside the face's
+    // prism) is found by bisection. Otherwise (crossing an edge, across a
+    // cylinder's side) the single deepest point.
+    const Vec3 along = s.p1 - s.p0;
+    const double length = along.norm();
+    auto at = [&](double u) { return s.p0 + u * along; };
+    // The face: the normal a little past the deepest point toward the
+    // segment's middle (a tilted box touches with an edge, at the end of its
+    // face's part).
+    const double probe = std::clamp(t + (t < 0.5 ? 0.05 : -0.05), 0.0, 1.0);
+    const Vec3 face = signed_distance(b, at(probe)).normal;
+    auto over_face = [&](double u) { return signed_distance(b, at(u)).normal.dot(face) > 1.0 - 1e-9; };
+    if (length > 0.0 && std::abs(along.dot(face)) < 0.1 * length) {
+        auto edge = [&](double inside, double outside) {
+            for (int i = 0; i < 50; ++i) {
+                const double mid = 0.5 * (inside + outside);
+                (over_face(mid) ? inside : outside) = mid;
+            }
+            return inside;
+        };
+        const double ta = over_face(0.0) ? 0.0 : edge(probe, 0.0);
+        const double tb = over_face(1.0) ? 1.0 : edge(probe, 1.0);
+        if (over_face(probe) && (tb - ta) * length >= 0.1 * r) {
+            if (ta > 0.0) point(ta, 3, true);  // else the end sphere (feature 1) is that end
+            if (tb < 1.0) point(tb, 4, true);
+            return;
+        }
+    }
+    point(t, 0, true);
 }
 
 }  // namespace

@@ -354,6 +354,30 @@ TEST(Narrowphase, CapsuleBoxLyingAndAcrossEdge) {
     expect_vec(cs[0].normal, -bis, kSearchTol);
 }
 
+// A box resting along a capsule longer than itself (a brick on a log): two
+// supports at the ends of the box's face over the log, also slightly tilted
+// (else one interior point and the box seesaws on the log).
+TEST(Narrowphase, BoxAlongALongerCapsuleGetsTwoSupports) {
+    const auto log = place(Shape::capsule(0.1, 0.6), Vec3::Zero(), about(Vec3::UnitX(), M_PI / 2));  // along y
+    for (double tilt : {0.0, 0.05}) {
+        const auto brick = place(Shape::box(Vec3(0.2, 0.3, 0.1)), Vec3(0, 0, 0.149), about(Vec3::UnitX(), tilt));
+        const auto cs = run(log, brick, 0.05);
+        ASSERT_EQ(cs.size(), 2u) << "tilt " << tilt;
+        // At the two ends of the brick's bottom face (0.3 m long; tilted, it
+        // is shifted by 0.05 sin(tilt) and its points lie between the
+        // capsule's surface and the face): within 3 mm.
+        const double shift = 0.05 * std::sin(tilt);
+        EXPECT_NEAR(std::min(cs[0].position.y(), cs[1].position.y()), -0.15 * std::cos(tilt) + shift, 3e-3) << tilt;
+        EXPECT_NEAR(std::max(cs[0].position.y(), cs[1].position.y()), 0.15 * std::cos(tilt) + shift, 3e-3) << tilt;
+    }
+    // Level: the ends are found by bisection on the closest feature's normal
+    // (1e-9 in its cosine: 5e-6 m here).
+    const auto level = run(log, place(Shape::box(Vec3(0.2, 0.3, 0.1)), Vec3(0, 0, 0.149)), 0.05);
+    ASSERT_EQ(level.size(), 2u);
+    EXPECT_NEAR(std::abs(level[0].position.y()), 0.15, 1e-5);
+    EXPECT_NEAR(std::abs(level[1].position.y()), 0.15, 1e-5);
+}
+
 TEST(Narrowphase, CapsuleCylinder) {
     const auto cyl = place(Shape::cylinder(1.0, 1.0), Vec3::Zero());
     auto cs = run(place(Shape::capsule(0.2, 1.0), Vec3(0, 0, 0.69), about(Vec3::UnitY(), M_PI / 2)), cyl);
