@@ -1,4 +1,4 @@
-# pivot_add_plugin(<target> SOURCES <files...> [OUTPUT_DIR <dir>] [NO_INSTALL])
+# pivot_add_plugin(<target> SOURCES <files...> [LIBRARIES <libs...>] [OUTPUT_DIR <dir>] [NO_INSTALL])
 #
 # Builds one plugin library exactly as a third-party plugin is built: a
 # MODULE library that sees only the public SDK headers (target pivot::sdk),

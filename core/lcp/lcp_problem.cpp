@@ -1,5 +1,8 @@
 #include "lcp/lcp_problem.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cmath>
 
 namespace pivot {
@@ -73,15 +76,28 @@ void LcpProblem::make_dense() {
 }
 
 void LcpProblem::detect_symmetry() {
+    // Symmetric to rounding counts: an assembled J M^-1 J^T has A(i,j) and
+    // A(j,i) from different sums (a dumped step differs in the last digit,
+    // or has -3e-17 opposite an exact 0).
+    // Such a matrix is made exactly symmetric (the mean of the pair).
     if (!has_dense() && has_sparse()) make_dense();
+    auto at = [&](uint32_t i, uint32_t j) -> double& { return dense[i + static_cast<size_t>(j) * n]; };
     for (uint32_t j = 0; j < n; ++j) {
         for (uint32_t i = j + 1; i < n; ++i) {
-            if (dense[i + static_cast<size_t>(j) * n] != dense[j + static_cast<size_t>(i) * n]) {
+            // Relative to the pair and to the rows' scale (a structural zero
+            // against a -3e-17 of cancellation is symmetric too).
+            const double lower = at(i, j), upper = at(j, i);
+            const double scale = std::max({std::abs(lower), std::abs(upper), std::sqrt(std::abs(at(i, i) * at(j, j)))});
+            if (!(std::abs(lower - upper) <= 1e-13 * scale)) {
                 matrix_properties &= ~PIVOT_MATRIX_SYMMETRIC;
                 return;
             }
         }
     }
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t i = j + 1; i < n; ++i) at(i, j) = at(j, i) = 0.5 * (at(i, j) + at(j, i));
+    }
+    if (has_sparse()) make_sparse();
     matrix_properties |= PIVOT_MATRIX_SYMMETRIC;
 }
 

@@ -41,7 +41,9 @@ struct LcpProblem {
     void make_sparse();
     // Builds the dense matrix from the CSC one.
     void make_dense();
-    // Sets PIVOT_MATRIX_SYMMETRIC if A is exactly symmetric.
+    // Sets PIVOT_MATRIX_SYMMETRIC if A is symmetric to rounding (1e-13
+    // relative to the pair and to sqrt(A_ii A_jj)), and then makes it exactly
+    // symmetric.
     void detect_symmetry();
 
     // A standard LCP (lo = 0, hi = inf) of size n with dense A.

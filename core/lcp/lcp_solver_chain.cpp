@@ -104,9 +104,9 @@ std::string LcpSolverChain::incompatibility(const PluginRecord& solver, const Lc
         return fmt::format("solver '{}' does not accept standard LCPs", solver.id);
     }
     if ((problem.matrix_properties & PIVOT_MATRIX_SYMMETRIC) == 0 && !solver.has(PIVOT_SOLVER_CAP_NONSYMMETRIC)) {
-        return fmt::format("solver '{}' needs a symmetric matrix and this one is not symmetric (a cone friction "
-                           "model makes non-symmetric problems: use a solver that declares 'nonsymmetric', "
-                           "e.g. lemke)",
+        return fmt::format("solver '{}' needs a symmetric matrix and this one is not symmetric (coupling blocks "
+                           "such as the polyhedral cone friction model's make non-symmetric problems): use a "
+                           "solver that declares 'nonsymmetric', e.g. lemke",
                            solver.id);
     }
     return {};

@@ -53,6 +53,20 @@ TEST(LcpFile, MatrixIsRowMajorInTheFile) {
     EXPECT_TRUE(p.is_standard_lcp());
 }
 
+// A dumped step's J M^-1 J^T is symmetric to rounding only (A(i,j) and
+// A(j,i) are different sums; -3e-17 may face an exact 0): taken as symmetric
+// and made exactly so, while a real asymmetry is not.
+TEST(LcpFile, SymmetricToRoundingIsSymmetric) {
+    std::istringstream near("pivot-lcp/1\n3\n2 0.5000000000000001 0\n0.5 2 -2.7755575615628914e-17\n0 0 1\n"
+                            "0 0 0\n0 0 0\ninf inf inf\n-1 -1 -1\n");
+    const LcpProblem p = read_lcp(near, "near.txt");
+    EXPECT_TRUE(p.matrix_properties & PIVOT_MATRIX_SYMMETRIC);
+    EXPECT_EQ(p.dense[1], p.dense[3]);
+    EXPECT_EQ(p.dense[5], p.dense[7]);
+    std::istringstream far("pivot-lcp/1\n2\n2 0.5001\n0.5 2\n0 0\n0 0\ninf inf\n-1 -1\n");
+    EXPECT_FALSE(read_lcp(far, "far.txt").matrix_properties & PIVOT_MATRIX_SYMMETRIC);
+}
+
 TEST(LcpFile, CommentsAreIgnored) {
     std::istringstream in("# a problem\npivot-lcp/1\n1 # n\n2\n-1\n0\ninf\n-1\n");
     EXPECT_EQ(read_lcp(in, "p.txt").b[0], -1.0);

@@ -196,7 +196,9 @@ private:
 
 // Fills the report (respecting the host's struct_size) and returns the ABI
 // status for it: OK when converged, WARNING when stopped early by iterations
-// or time with a usable x, ERROR otherwise.
+// or time with a usable x, ERROR otherwise. A finite method that ends with a
+// usable but conditioning-limited x reports NUMERICAL_ERROR and returns
+// PIVOT_WARNING itself (plugin_solver.h; see the Lemke plugin).
 inline pivot_status finish(pivot_solve_report* report, pivot_solve_status status, uint32_t iterations,
                            double residual, double seconds) {
     if (report != nullptr) {
