@@ -15,17 +15,8 @@ using namespace physics_test;
 
 // A sphere body of radius r and density rho at x, moving with v.
 BodyDescription steel_ball(const std::string& name, double r, double rho, const Vec3d& at, const Vec3d& v) {
-    BodyDescription b;
-    b.name = name;
-    b.mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
-    const double inertia = 0.4 * b.mass * r * r;
-    b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
-    b.position = at;
+    BodyDescription b = sphere_body(name, rho * 4.0 / 3.0 * M_PI * r * r * r, r, at);
     b.linear_velocity = v;
-    ShapeDescription sphere;
-    sphere.type = "sphere";
-    sphere.radius = r;
-    b.shapes.push_back(sphere);
     return b;
 }
 
@@ -108,16 +99,8 @@ TEST_P(CompliantRestitution, EffectiveRestitutionMatchesTheClosedForm) {
     steel.friction = {{"law", c.law}, {"restitution", c.e_in}, {"stiffness", 2.4e10}, {"exponent", 1.5}};
     world.add_material(steel);
     add_ground(world);
-    BodyDescription ball;
-    ball.name = "ball";
-    ball.mass = 1.0;
-    ball.inertia = {0.004, 0, 0, 0, 0.004, 0, 0, 0, 0.004};
-    ball.position = {0, 0, r + 1e-4};
+    BodyDescription ball = sphere_body("ball", 1.0, r, {0, 0, r + 1e-4});
     ball.linear_velocity = {0, 0, -v0};
-    ShapeDescription sphere;
-    sphere.type = "sphere";
-    sphere.radius = r;
-    ball.shapes.push_back(sphere);
     const BodyId id = world.add_body(ball);
     double impact = 0.0, rebound = 0.0;
     bool touching = false;

@@ -55,6 +55,21 @@ inline BodyDescription box_body(const std::string& name, double mass, const Vec3
     return b;
 }
 
+// A solid sphere (I = 2/5 m r^2) of radius r.
+inline BodyDescription sphere_body(const std::string& name, double mass, double r, const Vec3d& position) {
+    BodyDescription b;
+    b.name = name;
+    b.mass = mass;
+    const double inertia = 0.4 * mass * r * r;
+    b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
+    b.position = position;
+    ShapeDescription shape;
+    shape.type = "sphere";
+    shape.radius = r;
+    b.shapes.push_back(shape);
+    return b;
+}
+
 inline void add_ground(World& world, const Vec3d& normal = {0, 0, 1}) {
     ShapeDescription ground;
     ground.type = "plane";
@@ -103,16 +118,7 @@ inline Rolling roll_sphere(const ContactModel& c, double theta) {
     use_model(world, c);
     const Vec3d n = {std::sin(theta), 0.0, std::cos(theta)};
     add_ground(world, n);
-    BodyDescription ball;
-    ball.name = "ball";
-    ball.mass = m;
-    const double inertia = 0.4 * m * r * r;
-    ball.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
-    ball.position = {r * n[0], r * n[1], r * n[2]};
-    ShapeDescription sphere;
-    sphere.type = "sphere";
-    sphere.radius = r;
-    ball.shapes.push_back(sphere);
+    const BodyDescription ball = sphere_body("ball", m, r, {r * n[0], r * n[1], r * n[2]});
     const BodyId id = world.add_body(ball);
     const Vec3d down = {std::cos(theta), 0.0, -std::sin(theta)};
     auto speed = [&] {
