@@ -3,6 +3,7 @@
 // shares: the opaque handles, the per-thread error message, and guarded()
 // which turns every C++ exception into PIVOT_ERROR with its message, so that
 // nothing is ever thrown across the C interface.
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <new>
@@ -16,7 +17,7 @@
 
 struct pivot_engine {
     pivot::PluginRegistry registry;
-    uint32_t worlds = 0;  // alive worlds made from it
+    std::atomic<uint32_t> worlds{0};  // alive worlds made from it (destroying the engine before them is logged)
 };
 
 struct pivot_world {

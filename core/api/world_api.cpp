@@ -1,6 +1,7 @@
 // The embedding C API: worlds (sdk/include/pivot/pivot.h). Each function
 // checks its arguments, converts the C descriptions to the engine's, and
 // reports failures through pivot_last_error(); see api_support.hpp.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -27,17 +28,33 @@ nlohmann::json json_object(const char* json, const char* what) {
     if (json == nullptr) return nlohmann::json::object();
     nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
-        throw pivot::Error(fmt::format("{}: not a JSON object: '{}'", what, json));
+        std::string shown(json, strnlen(json, 80));
+        for (char& c : shown) c = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;  // one line
+        throw pivot::Error(fmt::format("{}: not a JSON object: '{}{}'", what, shown, json[shown.size()] ? "..." : ""));
     }
     return parsed;
 }
 
-void check_struct(uint32_t struct_size, size_t minimum, const char* what) {
-    if (struct_size < minimum) {
+// The caller's struct as this library knows it: at least its first-release
+// size (kSize10: the whole struct today; frozen when fields are appended),
+// the bytes the caller has copied, the rest zero (appended fields must mean
+// "absent" when zero, as in plugin.h's policy).
+template <typename T>
+T read_struct(const T& given, size_t first_release_size, const char* what) {
+    if (given.struct_size < first_release_size) {
         throw pivot::Error(fmt::format("{}: struct_size {} is smaller than {} (call its _init function first)", what,
-                                       struct_size, minimum));
+                                       given.struct_size, first_release_size));
     }
+    T out{};
+    std::memcpy(&out, &given, std::min<size_t>(given.struct_size, sizeof(T)));
+    return out;
 }
+constexpr size_t kShapeSize10 = sizeof(pivot_shape_desc);
+constexpr size_t kSettingsSize10 = sizeof(pivot_world_settings);
+constexpr size_t kMaterialSize10 = sizeof(pivot_material_desc);
+constexpr size_t kBodySize10 = sizeof(pivot_body_desc);
+constexpr size_t kJointSize10 = sizeof(pivot_joint_desc);
+constexpr size_t kStatisticsSize10 = sizeof(pivot_world_statistics);
 
 pivot::World& world_of(pivot_world* w, const char* function) {
     return *require(w, function, "world").world;
@@ -46,8 +63,8 @@ const pivot::World& world_of(const pivot_world* w, const char* function) {
     return *require(w, function, "world").world;
 }
 
-pivot::ShapeDescription shape_of(const pivot_shape_desc& d) {
-    check_struct(d.struct_size, sizeof(pivot_shape_desc), "shape");
+pivot::ShapeDescription shape_of(const pivot_shape_desc& given) {
+    const pivot_shape_desc d = read_struct(given, kShapeSize10, "shape");
     pivot::ShapeDescription s;
     s.type = text(d.type);
     s.radius = d.radius;
@@ -132,8 +149,8 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
     return guarded("pivot_world_create", [&] {
         require(world, "pivot_world_create", "world") = nullptr;
         auto& e = require(engine, "pivot_world_create", "engine");
-        const auto& s = require(settings, "pivot_world_create", "settings");
-        check_struct(s.struct_size, sizeof(pivot_world_settings), "settings");
+        const pivot_world_settings s =
+            read_struct(require(settings, "pivot_world_create", "settings"), kSettingsSize10, "settings");
         pivot::WorldSettings ws;
         ws.timestep = s.timestep;
         ws.gravity = array_of(s.gravity);
@@ -161,8 +178,8 @@ PIVOT_API void pivot_material_desc_init(pivot_material_desc* material) {
 PIVOT_API pivot_status pivot_world_add_material(pivot_world* world, const pivot_material_desc* material) {
     return guarded("pivot_world_add_material", [&] {
         auto& w = world_of(world, "pivot_world_add_material");
-        const auto& d = require(material, "pivot_world_add_material", "material");
-        check_struct(d.struct_size, sizeof(pivot_material_desc), "material");
+        const pivot_material_desc d =
+            read_struct(require(material, "pivot_world_add_material", "material"), kMaterialSize10, "material");
         pivot::MaterialDescription m;
         m.name = text(d.name, "default");
         m.friction_model = text(d.friction_model, "pivot.friction.box");
@@ -204,8 +221,7 @@ PIVOT_API void pivot_body_desc_init(pivot_body_desc* body) {
 PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body_desc* body, uint32_t* index) {
     return guarded("pivot_world_add_body", [&] {
         auto& w = world_of(world, "pivot_world_add_body");
-        const auto& d = require(body, "pivot_world_add_body", "body");
-        check_struct(d.struct_size, sizeof(pivot_body_desc), "body");
+        const pivot_body_desc d = read_struct(require(body, "pivot_world_add_body", "body"), kBodySize10, "body");
         if (d.shape_count > 0) require(d.shapes, "pivot_world_add_body", "body->shapes");
         pivot::BodyDescription b;
         b.name = text(d.name);
@@ -237,8 +253,7 @@ PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint) {
 PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index) {
     return guarded("pivot_world_add_joint", [&] {
         auto& w = world_of(world, "pivot_world_add_joint");
-        const auto& d = require(joint, "pivot_world_add_joint", "joint");
-        check_struct(d.struct_size, sizeof(pivot_joint_desc), "joint");
+        const pivot_joint_desc d = read_struct(require(joint, "pivot_world_add_joint", "joint"), kJointSize10, "joint");
         pivot::JointDescription j;
         j.name = text(d.name);
         j.type = text(d.type);
@@ -321,17 +336,16 @@ PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, c
         auto& w = world_of(world, "pivot_world_set_body");
         const auto& s = require(state, "pivot_world_set_body", "state");
         checked_body(w, body, "pivot_world_set_body");
-        // Both calls validate before changing anything; the pose is checked
-        // first, so a bad velocity cannot leave a half-applied state.
-        const auto position = w.position(body);
-        const auto orientation = w.orientation(body);
-        w.set_pose(body, array_of(s.position), array_of(s.orientation));
-        try {
-            w.set_velocity(body, array_of(s.linear_velocity), array_of(s.angular_velocity));
-        } catch (...) {
-            w.set_pose(body, position, orientation);
-            throw;
+        // Velocities checked first: set_pose normalizes the quaternion, so a
+        // rollback after a refused set_velocity would not be bit-exact.
+        for (int k = 0; k < 3; ++k) {
+            if (!std::isfinite(s.linear_velocity[k]) || !std::isfinite(s.angular_velocity[k])) {
+                throw pivot::Error(fmt::format("pivot_world_set_body: body '{}': velocities must be finite",
+                                               w.body_name(body)));
+            }
         }
+        w.set_pose(body, array_of(s.position), array_of(s.orientation));
+        w.set_velocity(body, array_of(s.linear_velocity), array_of(s.angular_velocity));
     });
 }
 
@@ -378,8 +392,9 @@ PIVOT_API pivot_status pivot_world_contacts(const pivot_world* world, pivot_cont
                                             uint32_t* count) {
     return guarded("pivot_world_contacts", [&] {
         const auto& reports = world_of(world, "pivot_world_contacts").contacts();
-        require(count, "pivot_world_contacts", "count") = static_cast<uint32_t>(reports.size());
+        auto& n = require(count, "pivot_world_contacts", "count");
         if (capacity > 0) require(contacts, "pivot_world_contacts", "contacts");
+        n = static_cast<uint32_t>(reports.size());
         for (uint32_t i = 0; i < capacity && i < reports.size(); ++i) {
             const pivot::ContactReport& r = reports[i];
             pivot_contact& c = contacts[i];
@@ -401,8 +416,8 @@ PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics) {
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics) {
     return guarded("pivot_world_statistics_get", [&] {
         const auto& w = world_of(world, "pivot_world_statistics_get");
-        auto& out = require(statistics, "pivot_world_statistics_get", "statistics");
-        check_struct(out.struct_size, sizeof(pivot_world_statistics), "statistics");
+        auto& given = require(statistics, "pivot_world_statistics_get", "statistics");
+        pivot_world_statistics out = read_struct(given, kStatisticsSize10, "statistics");
         const pivot::StepStatistics& s = w.statistics();
         out.islands = s.islands;
         out.rows = s.rows;
@@ -416,6 +431,9 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         const pivot::Energy e = w.energy();
         out.kinetic_energy = e.kinetic;
         out.potential_energy = e.gravitational + e.elastic;
+        // Written only now, and only the bytes the caller has: a failure above
+        // leaves the caller's struct untouched.
+        std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));
     });
 }
 

@@ -73,11 +73,17 @@ void capsule_convex(const ShapeInstance& a, const ShapeInstance& b, double margi
     const Vec3 along = s.p1 - s.p0;
     const double length = along.norm();
     auto at = [&](double u) { return s.p0 + u * along; };
-    // The face: the normal a little past the deepest point toward the
-    // segment's middle (a tilted box touches with an edge, at the end of its
-    // face's part).
-    const double probe = std::clamp(t + (t < 0.5 ? 0.05 : -0.05), 0.0, 1.0);
-    const Vec3 face = signed_distance(b, at(probe)).normal;
+    // The face: the normal a little (half the radius) to either side of the
+    // deepest point, whichever lies flatter along the segment: a tilted box
+    // touches with an edge at one end of its face's part, and that part may
+    // be anywhere along a long capsule.
+    const double step = length > 0.0 ? std::min(0.5, 0.5 * r / length) : 0.0;
+    const double before = std::max(0.0, t - step), after = std::min(1.0, t + step);
+    const Vec3 normal_before = signed_distance(b, at(before)).normal;
+    const Vec3 normal_after = signed_distance(b, at(after)).normal;
+    const bool after_flatter = std::abs(along.dot(normal_after)) <= std::abs(along.dot(normal_before));
+    const double probe = after_flatter ? after : before;
+    const Vec3 face = after_flatter ? normal_after : normal_before;
     auto over_face = [&](double u) { return signed_distance(b, at(u)).normal.dot(face) > 1.0 - 1e-9; };
     if (length > 0.0 && std::abs(along.dot(face)) < 0.1 * length) {
         auto edge = [&](double inside, double outside) {

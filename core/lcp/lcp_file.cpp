@@ -156,7 +156,15 @@ void write_lcp(const LcpProblem& problem, std::ostream& out) {
         p = &dense_copy;
     }
     const size_t n = p->n;
-    out << "pivot-lcp/1\n" << n << "\n";
+    out << "pivot-lcp/1\n";
+    if (problem.has_blocks()) {
+        // pivot-lcp/1 has no block projections: the file holds the box rows
+        // the projecting friction model also writes, a different problem.
+        out << "# note: " << problem.block_first_row.size() - 1
+            << " rows blocks had a friction model's projection (e.g. the circular cone), which this format cannot "
+               "hold: solving this file solves their box rows\n";
+    }
+    out << n << "\n";
     for (size_t i = 0; i < n; ++i) {
         for (size_t j = 0; j < n; ++j) out << (j ? " " : "") << format_number(p->dense[i + j * n]);
         out << "\n";

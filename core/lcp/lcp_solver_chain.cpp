@@ -119,6 +119,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
     if (x.size() != problem.n) x.assign(problem.n, 0.0), warm_start = false;
     have_best_ = false;
     reserve_for(problem);
+    uint32_t attempted = 0;
     for (size_t s = 0; s < stages_.size(); ++s) {
         Stage& stage = stages_[s];
         // A fallback identical to a solver that already failed on this
@@ -129,13 +130,15 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
             })) {
             continue;
         }
+        // Counted: the solvers that failed before the one tried now.
+        if (attempted > 0) report.fallbacks = attempted;
+        ++attempted;
         report.solver_id = stage.id;
         if (attempt(stage, problem, x, warm_start, time_budget, report)) {
             report.solved = true;
             x.swap(x_try_);
             break;
         }
-        if (s + 1 < stages_.size()) ++report.fallbacks;
     }
     if (!report.solved && have_best_) {
         report.approximate = true;

@@ -303,10 +303,13 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 row.coupling_size = m;
                 row.contact_row0 = p.row0;
                 row.anchor_element = static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0]);
-                // A rigid unilateral contact row is regularized (WorldSettings::
-                // contact_regularization): redundant contact sets (a box face on
-                // 4 points) then have unique impulses.
-                if (row.findex < 0 && row.row.compliance == 0.0) {
+                // A rigid unilateral contact row (impulse in [0, inf), no
+                // friction index: the normal row, the polyhedral cone's facet
+                // rows) is regularized (WorldSettings::contact_regularization):
+                // redundant contact sets (a box face on 4 points) then have
+                // unique impulses.
+                if (row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 &&
+                    row.row.upper == HUGE_VAL) {
                     row.regularization = model.settings.contact_regularization;
                 }
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;

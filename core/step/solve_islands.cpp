@@ -133,13 +133,18 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
             // element, the coupling block, the diagonal): sorted as pairs in
             // a reused buffer, O(L log L) where an insertion sort was O(L^2).
             const size_t end = p.values.size();
+            // Sorted by (row, arrival): duplicates are summed in the order
+            // they were produced, whatever the standard library's sort.
             auto& entries = s.column_entries;
             entries.clear();
-            for (size_t a = column_start; a < end; ++a) entries.emplace_back(p.row_index[a], p.values[a]);
-            std::sort(entries.begin(), entries.end(),
-                      [](const auto& x, const auto& y) { return x.first < y.first; });
+            for (size_t a = column_start; a < end; ++a) {
+                entries.push_back({p.row_index[a], static_cast<uint32_t>(a - column_start), p.values[a]});
+            }
+            std::sort(entries.begin(), entries.end(), [](const StepScratch::ColumnEntry& x, const StepScratch::ColumnEntry& y) {
+                return x.row != y.row ? x.row < y.row : x.arrival < y.arrival;
+            });
             size_t out = column_start;
-            for (const auto& [index, value] : entries) {
+            for (const auto& [index, arrival, value] : entries) {
                 if (out > column_start && p.row_index[out - 1] == index) {
                     p.values[out - 1] += value;
                 } else {
@@ -259,7 +264,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
         if (model.lcp_observer) model.lcp_observer(island, p);
         const ChainReport report = solver.solve(p, s.x, true);
         s.statistics.solver_iterations += report.iterations;
-        s.statistics.fallbacks += report.fallbacks;
+        if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
         if (!report.solved) {
             // Counted and logged. The best usable answer (finite, within its
             // bounds) is applied; with none at all, the island's constraints

@@ -89,7 +89,12 @@ struct StepScratch {
 
     // Per island problem and solution (reused).
     std::vector<LcpProblem> problems;
-    std::vector<std::pair<int32_t, double>> column_entries;  // CSC assembly: one column, sorted
+    struct ColumnEntry {
+        int32_t row;
+        uint32_t arrival;
+        double value;
+    };
+    std::vector<ColumnEntry> column_entries;  // CSC assembly: one column, sorted
     std::vector<double> x;         // solution of the island being solved
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv

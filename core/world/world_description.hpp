@@ -69,7 +69,8 @@ struct MaterialDescription {
 struct MaterialPairDescription {
     std::array<std::string, 2> materials;
     std::optional<std::string> friction_model;  // default: the first material's
-    std::optional<nlohmann::json> friction;     // that model's parameters
+    std::optional<nlohmann::json> friction;     // that model's parameters, all of them (nothing is combined;
+                                                // unset: the model's defaults if friction_model is set)
     std::optional<double> restitution;
     std::optional<double> compliance;
     std::optional<double> damping;

@@ -1,12 +1,15 @@
 // Saving and restoring the complete state of a world (a simulator rewinds
 // and replays): time, coordinates, velocities, applied forces, the joints'
-// per-joint parameters (motor targets), the warm starts of every row and the
-// contacts' memory (impulses and friction-model state by contact id). A
+// per-joint parameters (motor targets), the warm starts of every row, the
+// contacts' memory (impulses and friction-model state by contact id) and the
+// plugin instances' own state (plugin.h's state_size/save_state). Solver
+// instances are not saved: their warm start is the impulses above. A
 // restored world continues bitwise as the saved one did (tested).
 //
 // The buffer is for the same binary and the same world (same bodies, joints
 // and plugins, built in the same order): native byte order, sizes checked on
 // restore. It is not a file format.
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -57,6 +60,7 @@ public:
             throw Error(fmt::format("state buffer: {}: {} values, this world has {} (a buffer from another world?)",
                                     what, count, expected));
         }
+        if (count > (size_ - offset_) / sizeof(T)) throw Error(fmt::format("state buffer: {}: truncated", what));
         v.resize(count);
         take(v.data(), count * sizeof(T), what);
     }
@@ -97,6 +101,13 @@ std::vector<uint8_t> World::save_state() const {
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
+    // The plugins' own instance state (plugin.h: state_size/save_state), for
+    // plugins that keep history: element groups, joint groups, and the
+    // friction instances once the first step has made them.
+    for (const ElementGroup& g : model_.element_groups) w.array(g.instance.save_state());
+    for (const JointGroup& g : model_.joint_groups) w.array(g.instance.save_state());
+    w.value(static_cast<uint64_t>(model_.friction_instances.size()));
+    for (const PluginInstance& f : model_.friction_instances) w.array(f.save_state());
     return out;
 }
 
@@ -125,19 +136,39 @@ void World::restore_state(const uint8_t* data, size_t size) {
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
+    std::vector<std::vector<unsigned char>> element_states(model_.element_groups.size());
+    for (auto& bytes : element_states) r.any_array(bytes, "element plugin state");
+    std::vector<std::vector<unsigned char>> joint_states(model_.joint_groups.size());
+    for (auto& bytes : joint_states) r.any_array(bytes, "joint plugin state");
+    std::vector<std::vector<unsigned char>> friction_states(r.value<uint64_t>("friction instances"));
+    for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
+    if (!friction_states.empty() && model_.material_pairs.empty() && !model_.shapes.empty()) rebuild_material_pairs();
+    if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
+        throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
+                                friction_states.size(), model_.friction_instances.size()));
+    }
     if (!std::isfinite(restored.time)) throw Error("state buffer: time is not finite");
     for (const auto* values : {&restored.q, &restored.v, &restored.applied}) {
         for (double x : *values) {
             if (!std::isfinite(x)) throw Error("state buffer: a coordinate, velocity or force is not finite");
         }
     }
+    // Plugins first (a plugin refusing its bytes throws before the world's
+    // own state changes; the plugins loaded before it keep the new state).
+    for (size_t g = 0; g < element_states.size(); ++g) model_.element_groups[g].instance.load_state(element_states[g]);
+    for (size_t g = 0; g < joint_states.size(); ++g) model_.joint_groups[g].instance.load_state(joint_states[g]);
+    if (friction_states.empty() && !model_.friction_instances.empty()) {
+        rebuild_material_pairs();  // saved before the first step: fresh instances
+    }
+    for (size_t f = 0; f < friction_states.size(); ++f) model_.friction_instances[f].load_state(friction_states[f]);
     state_ = std::move(restored);
     for (size_t g = 0; g < params.size(); ++g) model_.joint_groups[g].item_params = std::move(params[g]);
     // The reports of the last step belong to the state left behind.
     if (scratch_) {
         scratch_->contact_reports.clear();
         scratch_->statistics = StepStatistics{};
+        std::fill(scratch_->reactions.begin(), scratch_->reactions.end(), JointReaction{});
     }
 }
 

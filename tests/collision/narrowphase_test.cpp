@@ -370,6 +370,17 @@ TEST(Narrowphase, BoxAlongALongerCapsuleGetsTwoSupports) {
         EXPECT_NEAR(std::min(cs[0].position.y(), cs[1].position.y()), -0.15 * std::cos(tilt) + shift, 3e-3) << tilt;
         EXPECT_NEAR(std::max(cs[0].position.y(), cs[1].position.y()), 0.15 * std::cos(tilt) + shift, 3e-3) << tilt;
     }
+    // Off-centre on a longer log (the face's part near one end of the
+    // segment), level and tilted: still both ends.
+    const auto long_log = place(Shape::capsule(0.1, 2.0), Vec3::Zero(), about(Vec3::UnitX(), M_PI / 2));
+    for (double tilt : {0.0, 0.05}) {
+        const auto brick = place(Shape::box(Vec3(0.2, 0.3, 0.1)), Vec3(0, 0.7, 0.149), about(Vec3::UnitX(), tilt));
+        const auto cs = run(long_log, brick, 0.05);
+        ASSERT_EQ(cs.size(), 2u) << "off-centre, tilt " << tilt;
+        const double shift = 0.7 + 0.05 * std::sin(tilt);
+        EXPECT_NEAR(std::min(cs[0].position.y(), cs[1].position.y()), shift - 0.15 * std::cos(tilt), 3e-3) << tilt;
+        EXPECT_NEAR(std::max(cs[0].position.y(), cs[1].position.y()), shift + 0.15 * std::cos(tilt), 3e-3) << tilt;
+    }
     // Level: the ends are found by bisection on the closest feature's normal
     // (1e-9 in its cosine: 5e-6 m here).
     const auto level = run(log, place(Shape::box(Vec3(0.2, 0.3, 0.1)), Vec3(0, 0, 0.149)), 0.05);

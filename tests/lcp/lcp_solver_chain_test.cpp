@@ -98,6 +98,7 @@ TEST_F(SolverChain, AFallbackIdenticalToAFailedSolverIsSkipped) {
     ChainReport r = chain.solve(contact_problem(), x, false);
     EXPECT_FALSE(r.solved);
     EXPECT_EQ(r.failures.size(), 1u);
+    EXPECT_EQ(r.fallbacks, 0u);  // the skipped stage is no fallback
     chain.set_fallbacks({{"test.solver.pgs_dense", {{"max_iterations", 4}}}});
     x.clear();
     r = chain.solve(contact_problem(), x, false);

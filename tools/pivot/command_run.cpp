@@ -180,8 +180,15 @@ int run(Arguments& args) {
         std::unique_ptr<World> world = load_scene_file(registry, scene_file, options);
         const double h = world->settings().timestep;
         // Enough steps to cover the duration; the slack keeps 1 s / 1 ms at 1000, not 1001.
-        const uint64_t steps =
-            fixed_steps > 0 ? fixed_steps : static_cast<uint64_t>(std::max(1.0, std::ceil(duration_s / h - 1e-9)));
+        // At most kMaxSteps (each step's time is kept for the percentiles:
+        // 8 bytes a step).
+        constexpr uint64_t kMaxSteps = 100'000'000;
+        const double wanted = fixed_steps > 0 ? static_cast<double>(fixed_steps) : std::ceil(duration_s / h - 1e-9);
+        if (!(wanted <= static_cast<double>(kMaxSteps))) {
+            throw UsageError{fmt::format("{} gives {:.3g} steps of {} s; at most {} steps per run",
+                                         fixed_steps > 0 ? "--steps" : "--duration", wanted, h, kMaxSteps)};
+        }
+        const auto steps = static_cast<uint64_t>(std::max(1.0, wanted));
 
         RunFiles out;
         if (out_file) {
@@ -211,7 +218,7 @@ int run(Arguments& args) {
         const double energy_initial = world->energy().total();
         const double time_initial = world->time();
         std::vector<double> step_seconds;
-        step_seconds.reserve(steps);
+        step_seconds.reserve(std::min<uint64_t>(steps, 1u << 20));
         uint64_t failures = 0, fallbacks = 0, iterations = 0;
         double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0;
         const bool progress = !quiet && isatty(fileno(stderr));

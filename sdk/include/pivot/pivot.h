@@ -19,13 +19,22 @@
  *
  * THREADS. A world is used by one thread at a time (any thread). Different
  * worlds of one engine may step concurrently, provided no thread loads
- * plugins into that engine meanwhile. pivot_last_error() is per thread.
+ * plugins into that engine meanwhile; creating a world from a scene whose
+ * settings.plugin_paths name plugins counts as loading them (and plugins
+ * so loaded stay in the engine even if the scene is then refused). Creating
+ * and destroying worlds of one engine from several threads is allowed.
+ * pivot_last_error() is per thread.
  *
  * UNITS. SI throughout; world frame; quaternions (w, x, y, z) body to world.
  *
- * VERSIONING. The *_desc and output structs begin with struct_size; set it
- * with the matching pivot_*_init() function, which also fills the
- * defaults. Fields are only ever appended (same policy as plugin.h).
+ * VERSIONING. The *_desc structs and pivot_world_settings and
+ * pivot_world_statistics begin with struct_size; set it with the matching
+ * pivot_*_init() function, which also fills the defaults. Fields are only
+ * ever appended, zero meaning "absent", and a library accepts every size
+ * from its first release's on (same policy as plugin.h). pivot_body_state,
+ * pivot_joint_reaction and pivot_contact have no struct_size: they are
+ * frozen within a major version (pivot_contact travels in arrays); new
+ * data will come through new functions.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
