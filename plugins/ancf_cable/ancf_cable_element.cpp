@@ -1,0 +1,533 @@
+// pivot.element.ancf_cable: the 3D gradient-deficient ANCF cable element
+// (seed000 sections 2.6-2.7 with errata E8, E9, E10, E12), written against the
+// public ABI only (<pivot/plugin_element.h>).
+//
+// Two nodes, 6 coordinates each: q = [r1, r_x1, r2, r_x2] (position and
+// position gradient d r / d x at the element's ends), v = q-dot. Material
+// coordinate x in [0, L], xi = x / L, L the per-item parameter `length`.
+//
+//   r(x) = S(x) q,  S = [S1 I3, S2 I3, S3 I3, S4 I3]            (Eq. 2.26)
+//   S1 = 1 - 3 xi^2 + 2 xi^3         S1_x = 6 (xi^2 - xi) / L      S1_xx = (12 xi - 6) / L^2
+//   S2 = L (xi - 2 xi^2 + xi^3)      S2_x = 1 - 4 xi + 3 xi^2      S2_xx = (6 xi - 4) / L
+//   S3 = 3 xi^2 - 2 xi^3             S3_x = 6 (xi - xi^2) / L      S3_xx = (6 - 12 xi) / L^2
+//   S4 = L (xi^3 - xi^2)             S4_x = 3 xi^2 - 2 xi          S4_xx = (6 xi - 2) / L
+//
+// Mass (constant, B.23 with E12): M = rho A L (Mhat kron I3), node-major
+// ordering. Gravity: Q_g = int rho A S^T g dx = rho A L [g/2, L g/12, g/2, -L g/12].
+// A = pi r^2, I = pi r^4 / 4 (circular section).
+//
+// Elasticity is not a force: at each Gauss point x_i (weight w_i on [0, L],
+// the weights sum to L) the element returns 4 compliant rows (section 2.7,
+// J = +d phi / d q per E9, energy 1/2 sum phi^2 / c per E8 / B.26):
+//   axial    phi = (r_x.r_x - 1) / 2          J = r_x^T S_x            c = 1 / (E A w_i)
+//   bending  phi = (r_x x r_xx) / |r_x|^3     (3 rows, the VECTOR curvature, E10)
+//            J = (skew(r_x) S_xx - skew(r_xx) S_x) / |r_x|^3
+//                - 3 (r_x x r_xx) (r_x^T S_x) / |r_x|^5                c = 1 / (E I w_i)
+// The vector curvature has the same energy as the scalar |kappa| of Eq. 2.29,
+// but is smooth at a straight cable, where d|kappa|/dq (Eq. 5.5) divides by 0.
+// Kelvin-Voigt damping with time constant tau (s): row damping d = tau / c,
+// so the host's law c lambda = -phi - d J v is lambda = -(phi + tau phi-dot)/c.
+// Row flags are 0: a strain is not a joint position error (the flag
+// PIVOT_ROW_POSITION_ERROR would put curvatures into the joint error report),
+// and the rows are stabilized (their violation IS the elastic force).
+//
+// The stress-free reference state is STRAIGHT with UNIT gradients: phi = 0
+// there. batch.q_reference must be such a state (r_x1 = r_x2 = unit t,
+// r2 - r1 = L t, to 1e-6); mass_matrix and internal_rows return PIVOT_ERROR
+// otherwise. A pre-curved reference would need phi = kappa - kappa_0.
+//
+// Material frames at (s, 0, 0), s in [0, 1] (x = s L): origin r(x), x axis
+// t = r_x / |r_x|. The cable has no torsion, so the rotation about t is a
+// convention: R = R_min(t0 -> t) R_min(e_x -> t0), R_min(a -> b) the
+// minimal rotation (about a x b) and t0 the reference tangent: smooth unless
+// t turns by 180 degrees from t0 (then a fixed half-turn is used). The twist
+// is (S v, t x t-dot), t x t-dot = skew(t) S_x v / |r_x| (no spin about the
+// tangent), Jacobian [S; skew(t) S_x / |r_x|]. Cross-section offsets (y, z)
+// other than 0 are refused (PIVOT_ERROR): without a torsion coordinate
+// their velocity is not defined.
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include <pivot/plugin_element.h>
+
+namespace pivot::ancf {
+namespace {
+
+constexpr uint32_t kNodes = 2;
+constexpr uint32_t kCoordsPerNode = 6;
+constexpr uint32_t kNv = 12;  // velocities per element
+constexpr int kMaxGauss = 10;
+constexpr int kMinGauss = 2;
+constexpr uint32_t kRowsPerPoint = 4;
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kReferenceTolerance = 1e-6;
+constexpr double kMinGradient = 1e-8;  // |r_x| below this: a collapsed element
+constexpr const char* kId = "pivot.element.ancf_cable";
+
+struct V3 {
+    double x, y, z;
+    double operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+};
+V3 operator+(V3 a, V3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+V3 operator-(V3 a, V3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+V3 operator*(double s, V3 a) { return {s * a.x, s * a.y, s * a.z}; }
+double dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+V3 cross(V3 a, V3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+double norm(V3 a) { return std::sqrt(dot(a, a)); }
+V3 load3(const double* p) { return {p[0], p[1], p[2]}; }
+void store3(V3 a, double* p) { p[0] = a.x, p[1] = a.y, p[2] = a.z; }
+// skew(u)[k][j]: (u x w)_k = sum_j skew(u)[k][j] w_j.
+double skew(V3 u, int k, int j) {
+    static const int kTable[3][3] = {{0, -3, 2}, {3, 0, -1}, {-2, 1, 0}};  // +-(index+1)
+    const int e = kTable[k][j];
+    if (e == 0) return 0.0;
+    const double c = u[(e > 0 ? e : -e) - 1];
+    return e > 0 ? c : -c;
+}
+
+struct Quat {
+    double w, x, y, z;
+};
+Quat mul(Quat a, Quat b) {
+    return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+Quat normalized(Quat q) {
+    const double n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    return {q.w / n, q.x / n, q.y / n, q.z / n};
+}
+// The minimal rotation taking unit a to unit b (about a x b). When b = -a the
+// axis is undefined: a half-turn about a fixed axis normal to a is used.
+Quat minimal_rotation(V3 a, V3 b) {
+    const V3 axis = cross(a, b);
+    const Quat q{1.0 + dot(a, b), axis.x, axis.y, axis.z};
+    const double n = std::sqrt(q.w * q.w + dot(axis, axis));
+    if (n > 1e-9) return {q.w / n, q.x / n, q.y / n, q.z / n};
+    // The coordinate axis least aligned with a, made normal to a.
+    const V3 e = std::abs(a.x) <= std::abs(a.y) && std::abs(a.x) <= std::abs(a.z)
+                     ? V3{1, 0, 0}
+                     : (std::abs(a.y) <= std::abs(a.z) ? V3{0, 1, 0} : V3{0, 0, 1});
+    V3 u = cross(a, e);
+    u = (1.0 / norm(u)) * u;
+    return {0.0, u.x, u.y, u.z};
+}
+
+// Shape functions and their x-derivatives at xi = x / L.
+struct Shape {
+    double s[4], sx[4], sxx[4];
+};
+Shape shape(double xi, double L) {
+    const double xi2 = xi * xi, xi3 = xi2 * xi;
+    Shape f{};
+    f.s[0] = 1.0 - 3.0 * xi2 + 2.0 * xi3;
+    f.s[1] = L * (xi - 2.0 * xi2 + xi3);
+    f.s[2] = 3.0 * xi2 - 2.0 * xi3;
+    f.s[3] = L * (xi3 - xi2);
+    f.sx[0] = 6.0 * (xi2 - xi) / L;
+    f.sx[1] = 1.0 - 4.0 * xi + 3.0 * xi2;
+    f.sx[2] = 6.0 * (xi - xi2) / L;
+    f.sx[3] = 3.0 * xi2 - 2.0 * xi;
+    f.sxx[0] = (12.0 * xi - 6.0) / (L * L);
+    f.sxx[1] = (6.0 * xi - 4.0) / L;
+    f.sxx[2] = (6.0 - 12.0 * xi) / (L * L);
+    f.sxx[3] = (6.0 * xi - 2.0) / L;
+    return f;
+}
+// sum_a c[a] q_a, q_a the a-th 3-block of the 12 element coordinates.
+V3 combine(const double* q, const double c[4]) {
+    V3 r{0, 0, 0};
+    for (int a = 0; a < 4; ++a) r = r + c[a] * load3(q + 3 * a);
+    return r;
+}
+
+struct Instance {
+    const pivot_host* host;
+    double radius, density, youngs, tau;
+    int gauss;
+    double area, inertia;      // A = pi r^2, I = pi r^4 / 4
+    double xg[kMaxGauss];      // Gauss-Legendre points on [0, 1], ascending
+    double wg[kMaxGauss];      // weights on [0, 1] (sum 1)
+};
+
+void log_error(const Instance* inst, const char* message) {
+    if (inst->host != nullptr && inst->host->log != nullptr) {
+        inst->host->log(inst->host->context, PIVOT_LOG_ERROR, kId, message);
+    }
+}
+
+// Gauss-Legendre rule with n points on [-1, 1] by Newton's method on P_n,
+// mapped to [0, 1]: x = (1 + z) / 2, w = w[-1,1] / 2.
+void gauss_legendre(int n, double* x01, double* w01) {
+    for (int i = 0; i < n; ++i) {
+        double z = std::cos(kPi * (i + 0.75) / (n + 0.5));  // root i (descending)
+        double dp = 1.0;
+        for (int iteration = 0; iteration < 100; ++iteration) {
+            double p0 = 1.0, p1 = z;
+            for (int k = 2; k <= n; ++k) {
+                const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
+                p0 = p1;
+                p1 = p2;
+            }
+            dp = n * (z * p1 - p0) / (z * z - 1.0);
+            const double dz = p1 / dp;
+            z -= dz;
+            if (std::abs(dz) <= 1e-16) break;
+        }
+        double p0 = 1.0, p1 = z;
+        for (int k = 2; k <= n; ++k) {
+            const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
+            p0 = p1;
+            p1 = p2;
+        }
+        dp = n * (z * p1 - p0) / (z * z - 1.0);
+        x01[i] = 0.5 * (1.0 - z);  // ascending in i
+        w01[i] = 1.0 / ((1.0 - z * z) * dp * dp);  // (2 / ((1 - z^2) P_n'^2)) / 2
+    }
+}
+
+bool configure(Instance* inst, const double* params, uint32_t count) {
+    if (count != 5) return false;
+    inst->radius = params[0];
+    inst->density = params[1];
+    inst->youngs = params[2];
+    inst->gauss = static_cast<int>(params[3]);
+    inst->tau = params[4];
+    if (inst->gauss < kMinGauss || inst->gauss > kMaxGauss) return false;
+    inst->area = kPi * inst->radius * inst->radius;
+    inst->inertia = 0.25 * kPi * inst->radius * inst->radius * inst->radius * inst->radius;
+    gauss_legendre(inst->gauss, inst->xg, inst->wg);
+    return true;
+}
+
+double length_of(const pivot_element_batch* batch, uint32_t e) {
+    return batch->item_params[static_cast<size_t>(e) * batch->item_param_stride];
+}
+const double* q_of(const double* q, uint32_t e) { return q + static_cast<size_t>(e) * kNv; }
+
+bool items_present(const Instance* inst, const pivot_element_batch* batch) {
+    if (batch->count > 0 && (batch->item_params == nullptr || batch->item_param_stride < 1)) {
+        log_error(inst, "the per-item parameter 'length' is missing from the batch");
+        return false;
+    }
+    return true;
+}
+
+// The reference must be straight with unit gradients and r2 - r1 = L t.
+bool references_ok(const Instance* inst, const pivot_element_batch* batch) {
+    if (!items_present(inst, batch)) return false;
+    if (batch->count > 0 && batch->q_reference == nullptr) {
+        log_error(inst, "q_reference is missing");
+        return false;
+    }
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double* q = q_of(batch->q_reference, e);
+        const V3 t1 = load3(q + 3), t2 = load3(q + 9);
+        const V3 chord = load3(q + 6) - load3(q);
+        if (!(std::abs(norm(t1) - 1.0) <= kReferenceTolerance && norm(t2 - t1) <= kReferenceTolerance &&
+              norm(chord - L * t1) <= kReferenceTolerance * L)) {
+            log_error(inst, "the reference configuration of an element is not straight with unit gradients and "
+                            "node distance equal to its length (the stress-free state must be so)");
+            return false;
+        }
+    }
+    return true;
+}
+
+pivot_status mass_matrix(const void* instance, const pivot_element_batch* batch, double* mass) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!references_ok(inst, batch)) return PIVOT_ERROR;
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double m = inst->density * inst->area * L;
+        const double hat[4][4] = {{13.0 / 35.0, 11.0 * L / 210.0, 9.0 / 70.0, -13.0 * L / 420.0},
+                                  {11.0 * L / 210.0, L * L / 105.0, 13.0 * L / 420.0, -L * L / 140.0},
+                                  {9.0 / 70.0, 13.0 * L / 420.0, 13.0 / 35.0, -11.0 * L / 210.0},
+                                  {-13.0 * L / 420.0, -L * L / 140.0, -11.0 * L / 210.0, L * L / 105.0}};
+        double* out = mass + static_cast<size_t>(e) * kNv * kNv;
+        std::memset(out, 0, sizeof(double) * kNv * kNv);
+        // Mhat kron I3 (E12): entry (3a + i, 3b + i) = Mhat[a][b].
+        for (int a = 0; a < 4; ++a)
+            for (int b = 0; b < 4; ++b)
+                for (int i = 0; i < 3; ++i) out[(3 * a + i) + kNv * (3 * b + i)] = m * hat[a][b];
+    }
+    return PIVOT_OK;
+}
+
+// Q_g = rho A L [g/2, (L/12) g, g/2, -(L/12) g].
+void gravity_force(const Instance* inst, double L, V3 g, double* f) {
+    const double m = inst->density * inst->area * L;
+    store3(0.5 * m * g, f);
+    store3((m * L / 12.0) * g, f + 3);
+    store3(0.5 * m * g, f + 6);
+    store3((-m * L / 12.0) * g, f + 9);
+}
+
+pivot_status generalized_forces(const void* instance, const pivot_element_batch* batch,
+                                 const pivot_step_info* step, double* forces) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!items_present(inst, batch)) return PIVOT_ERROR;
+    const V3 g = load3(step->gravity);
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        gravity_force(inst, length_of(batch, e), g, forces + static_cast<size_t>(e) * kNv);
+    }
+    return PIVOT_OK;
+}
+
+uint32_t max_internal_rows(const void* instance) {
+    return kRowsPerPoint * static_cast<uint32_t>(static_cast<const Instance*>(instance)->gauss);
+}
+
+// Strains at one Gauss point.
+struct Strain {
+    V3 rx, rxx, c;  // r_x, r_xx, r_x x r_xx
+    double n;       // |r_x|
+    double axial;   // (r_x.r_x - 1) / 2
+    V3 kappa;       // c / |r_x|^3
+};
+bool strain_at(const double* q, const Shape& f, Strain& out) {
+    out.rx = combine(q, f.sx);
+    out.rxx = combine(q, f.sxx);
+    const double n2 = dot(out.rx, out.rx);
+    out.n = std::sqrt(n2);
+    if (!(out.n > kMinGradient)) return false;
+    out.c = cross(out.rx, out.rxx);
+    out.axial = 0.5 * (n2 - 1.0);
+    out.kappa = (1.0 / (n2 * out.n)) * out.c;
+    return true;
+}
+
+pivot_status internal_rows(const void* instance, const pivot_element_batch* batch, const pivot_step_info*,
+                           pivot_row* rows, double* jacobians, uint32_t* row_counts) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!references_ok(inst, batch)) return PIVOT_ERROR;
+    const uint32_t max_rows = max_internal_rows(instance);
+    const double ea = inst->youngs * inst->area, ei = inst->youngs * inst->inertia;
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double* q = q_of(batch->q, e);
+        pivot_row* row = rows + static_cast<size_t>(e) * max_rows;
+        double* jac = jacobians + static_cast<size_t>(e) * max_rows * kNv;
+        for (int i = 0; i < inst->gauss; ++i) {
+            const Shape f = shape(inst->xg[i], L);
+            const double w = inst->wg[i] * L;
+            Strain s{};
+            if (!strain_at(q, f, s)) {
+                log_error(inst, "an element's position gradient vanishes (|r_x| < 1e-8): it has collapsed");
+                return PIVOT_ERROR;
+            }
+            // Axial row: phi = (r_x.r_x - 1)/2, J = r_x^T S_x.
+            const double ca = 1.0 / (ea * w);
+            *row++ = pivot_row{s.axial, 0.0, ca, inst->tau * ea * w, -HUGE_VAL, HUGE_VAL, -1, 0u};
+            for (int a = 0; a < 4; ++a)
+                for (int j = 0; j < 3; ++j) jac[3 * a + j] = s.rx[j] * f.sx[a];
+            jac += kNv;
+            // Bending rows: the vector curvature and its Jacobian.
+            const double cb = 1.0 / (ei * w);
+            const double inv3 = 1.0 / (s.n * s.n * s.n), inv5 = inv3 / (s.n * s.n);
+            for (int k = 0; k < 3; ++k) {
+                *row++ = pivot_row{s.kappa[k], 0.0, cb, inst->tau * ei * w, -HUGE_VAL, HUGE_VAL, -1, 0u};
+                for (int a = 0; a < 4; ++a)
+                    for (int j = 0; j < 3; ++j) {
+                        jac[3 * a + j] = (skew(s.rx, k, j) * f.sxx[a] - skew(s.rxx, k, j) * f.sx[a]) * inv3 -
+                                         3.0 * s.c[k] * s.rx[j] * f.sx[a] * inv5;
+                    }
+                jac += kNv;
+            }
+        }
+        row_counts[e] = max_rows;
+    }
+    return PIVOT_OK;
+}
+
+pivot_status integrate(const void*, uint32_t node_count, const double* q, const double* v, double h,
+                       double* q_out) {
+    const size_t n = static_cast<size_t>(node_count) * kCoordsPerNode;
+    for (size_t k = 0; k < n; ++k) q_out[k] = q[k] + h * v[k];
+    return PIVOT_OK;
+}
+
+pivot_status material_frames(const void* instance, const pivot_element_batch* batch,
+                             const pivot_material_point* points, uint32_t point_count, double* poses, double* twists,
+                             double* jacobians) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!items_present(inst, batch)) return PIVOT_ERROR;
+    const V3 ex{1, 0, 0};
+    for (uint32_t p = 0; p < point_count; ++p) {
+        const pivot_material_point& point = points[p];
+        const double sm = point.local[0];
+        if (point.element >= batch->count || !(sm >= 0.0 && sm <= 1.0)) {
+            log_error(inst, "a material point is outside the batch or s is outside [0, 1]");
+            return PIVOT_ERROR;
+        }
+        if (point.local[1] != 0.0 || point.local[2] != 0.0) {
+            log_error(inst, "a cable material point has a cross-section offset (y, z): the cable has no torsion, "
+                            "attach at (s, 0, 0)");
+            return PIVOT_ERROR;
+        }
+        const uint32_t e = point.element;
+        const double L = length_of(batch, e);
+        const double* q = q_of(batch->q, e);
+        const double* v = q_of(batch->v, e);
+        const Shape f = shape(sm, L);
+        const V3 rx = combine(q, f.sx);
+        const double n = norm(rx);
+        if (!(n > kMinGradient)) {
+            log_error(inst, "an element's position gradient vanishes (|r_x| < 1e-8): it has collapsed");
+            return PIVOT_ERROR;
+        }
+        const V3 t = (1.0 / n) * rx;
+        // Reference tangent (straight reference: the same all along it).
+        V3 t0 = ex;
+        if (batch->q_reference != nullptr) {
+            const V3 g0 = load3(q_of(batch->q_reference, e) + 3);
+            const double n0 = norm(g0);
+            if (n0 > kMinGradient) t0 = (1.0 / n0) * g0;
+        }
+        const Quat o = normalized(mul(minimal_rotation(t0, t), minimal_rotation(ex, t0)));
+        double* pose = poses + 7 * static_cast<size_t>(p);
+        store3(combine(q, f.s), pose);
+        pose[3] = o.w, pose[4] = o.x, pose[5] = o.y, pose[6] = o.z;
+        double* twist = twists + 6 * static_cast<size_t>(p);
+        store3(combine(v, f.s), twist);
+        store3((1.0 / n) * cross(t, combine(v, f.sx)), twist + 3);
+        // J = [S; skew(t) S_x / |r_x|], 6 x 12 column-major.
+        double* j = jacobians + static_cast<size_t>(6) * kNv * p;
+        std::memset(j, 0, sizeof(double) * 6 * kNv);
+        for (int a = 0; a < 4; ++a)
+            for (int c = 0; c < 3; ++c) {
+                double* column = j + 6 * (3 * a + c);
+                column[c] = f.s[a];
+                for (int k = 0; k < 3; ++k) column[3 + k] = skew(t, k, c) * f.sx[a] / n;
+            }
+    }
+    return PIVOT_OK;
+}
+
+pivot_status energy(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
+                    double* kinetic, double* gravitational, double* elastic) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!items_present(inst, batch)) return PIVOT_ERROR;
+    const V3 g = load3(step->gravity);
+    const double ea = inst->youngs * inst->area, ei = inst->youngs * inst->inertia;
+    double t = 0.0, u = 0.0, w_el = 0.0;
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double* q = q_of(batch->q, e);
+        const double* v = q_of(batch->v, e);
+        const double m = inst->density * inst->area * L;
+        // 1/2 v^T M v with M = m (Mhat kron I3): per component, 1/2 m u^T Mhat u.
+        const double hat[4][4] = {{13.0 / 35.0, 11.0 * L / 210.0, 9.0 / 70.0, -13.0 * L / 420.0},
+                                  {11.0 * L / 210.0, L * L / 105.0, 13.0 * L / 420.0, -L * L / 140.0},
+                                  {9.0 / 70.0, 13.0 * L / 420.0, 13.0 / 35.0, -11.0 * L / 210.0},
+                                  {-13.0 * L / 420.0, -L * L / 140.0, -11.0 * L / 210.0, L * L / 105.0}};
+        for (int a = 0; a < 4; ++a)
+            for (int b = 0; b < 4; ++b) t += 0.5 * m * hat[a][b] * dot(load3(v + 3 * a), load3(v + 3 * b));
+        // -int rho A g.r dx = -Q_g^T q (exact: Q_g = int rho A S^T g dx).
+        double qg[kNv];
+        gravity_force(inst, L, g, qg);
+        for (uint32_t k = 0; k < kNv; ++k) u -= qg[k] * q[k];
+        // 1/2 sum_i w_i (E A eps_i^2 + E I |kappa_i|^2) = 1/2 sum_rows phi^2 / c.
+        for (int i = 0; i < inst->gauss; ++i) {
+            Strain s{};
+            if (!strain_at(q, shape(inst->xg[i], L), s)) {
+                log_error(inst, "an element's position gradient vanishes (|r_x| < 1e-8): it has collapsed");
+                return PIVOT_ERROR;
+            }
+            w_el += 0.5 * inst->wg[i] * L * (ea * s.axial * s.axial + ei * dot(s.kappa, s.kappa));
+        }
+    }
+    *kinetic = t;
+    *gravitational = u;
+    *elastic = w_el;
+    return PIVOT_OK;
+}
+
+pivot_status create(const pivot_host* host, const double* params, uint32_t count, void** out) {
+    *out = nullptr;
+    auto* inst = new (std::nothrow) Instance{};
+    if (inst == nullptr) return PIVOT_ERROR;
+    inst->host = host;
+    if (!configure(inst, params, count)) {
+        delete inst;
+        return PIVOT_ERROR;
+    }
+    *out = inst;
+    return PIVOT_OK;
+}
+void destroy(void* instance) { delete static_cast<Instance*>(instance); }
+pivot_status clone(const void* instance, void** out) {
+    auto* copy = new (std::nothrow) Instance(*static_cast<const Instance*>(instance));
+    *out = copy;
+    return copy != nullptr ? PIVOT_OK : PIVOT_ERROR;
+}
+pivot_status set_params(void* instance, const double* params, uint32_t count) {
+    auto* inst = static_cast<Instance*>(instance);
+    Instance updated = *inst;
+    if (!configure(&updated, params, count)) return PIVOT_ERROR;
+    *inst = updated;
+    return PIVOT_OK;
+}
+
+// Instance parameters first (radius .. damping), then the per-item length.
+const pivot_param_info kParams[] = {
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_MIN_EXCLUSIVE, "radius", "m",
+     "radius of the circular cross-section (A = pi r^2, I = pi r^4 / 4; also the collision radius)", 0.01, 0.0,
+     HUGE_VAL, nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_MIN_EXCLUSIVE, "density", "kg/m^3",
+     "mass density of the material", 7850.0, 0.0, HUGE_VAL, nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_MIN_EXCLUSIVE, "youngs_modulus", "Pa",
+     "Young's modulus E (axial stiffness E A, bending stiffness E I)", 2e11, 0.0, HUGE_VAL, nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "gauss_points", "1",
+     "Gauss-Legendre points per element; 4 strain rows (axial, 3 curvature) per point", 5.0,
+     static_cast<double>(kMinGauss), static_cast<double>(kMaxGauss), nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, 0, "damping", "s",
+     "Kelvin-Voigt material damping time constant tau (stress = E (strain + tau strain rate)); 0 = none", 0.0, 0.0,
+     HUGE_VAL, nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_MIN_EXCLUSIVE, "length", "m",
+     "reference (stress-free) length L of the element", 1.0, 0.0, HUGE_VAL, nullptr, 0, 0},
+};
+
+pivot_element_functions make_functions() {
+    pivot_element_functions f{};
+    f.struct_size = sizeof(f);
+    f.nodes_per_element = kNodes;
+    f.coords_per_node = kCoordsPerNode;
+    f.velocities_per_node = kCoordsPerNode;
+    f.geometry = PIVOT_ELEMENT_GEOMETRY_CURVE;
+    f.instance.create = create;
+    f.instance.destroy = destroy;
+    f.instance.clone = clone;
+    f.instance.set_params = set_params;
+    f.max_internal_rows = max_internal_rows;
+    f.mass_matrix = mass_matrix;
+    f.generalized_forces = generalized_forces;
+    f.internal_rows = internal_rows;
+    f.integrate = integrate;
+    f.material_frames = material_frames;
+    f.energy = energy;
+    return f;
+}
+
+const pivot_element_functions kFunctions = make_functions();
+
+const pivot_plugin_descriptor kDescriptor = {
+    sizeof(pivot_plugin_descriptor), PIVOT_ABI_MAJOR, PIVOT_ABI_MINOR, PIVOT_KIND_ELEMENT, kId,
+    "ANCF cable", "Pivot", "0.1.0",
+    "3D gradient-deficient ANCF cable element: constant mass, gravity, axial and vector-curvature strain rows",
+    PIVOT_ELEMENT_CAP_CONSTANT_MASS | PIVOT_ELEMENT_CAP_INTERNAL_ROWS, kParams,
+    sizeof(kParams) / sizeof(kParams[0]), 0, &kFunctions};
+
+const pivot_plugin_descriptor* const kPlugins[] = {&kDescriptor};
+
+const pivot_plugin_library kLibrary = {sizeof(pivot_plugin_library), PIVOT_ABI_MAJOR, PIVOT_ABI_MINOR, 1, kPlugins,
+                                       nullptr, nullptr};
+
+}  // namespace
+}  // namespace pivot::ancf
+
+PIVOT_PLUGIN_ENTRY {
+    (void)host_abi_minor;
+    return host_abi_major == PIVOT_ABI_MAJOR ? &pivot::ancf::kLibrary : nullptr;
+}
