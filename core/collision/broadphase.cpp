@@ -105,7 +105,17 @@ const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInst
         }
     }
     for (const std::uint32_t p : planes_) {
+        // Only the shapes whose box (grown by the margin) reaches the solid
+        // half-space n.x <= d: the box's lowest point along n,
+        // n.c - |n|.e, is within it. Conservative: a point within the margin
+        // of the plane lies in a box grown by the margin along every axis.
+        const Vec3 normal = (shapes[p].pose.orientation * shapes[p].shape.normal).normalized();
+        const double d = shapes[p].shape.offset + normal.dot(shapes[p].pose.position);
         for (const std::uint32_t s : finite_) {
+            const Aabb& box = aabbs_[s];
+            const Vec3 c = 0.5 * (box.min + box.max);
+            const Vec3 e = 0.5 * (box.max - box.min);
+            if (normal.dot(c) - normal.cwiseAbs().dot(e) > d) continue;
             if (skip(shapes[p].shape.body, shapes[s].shape.body)) continue;
             pairs_.push_back({std::min(p, s), std::max(p, s)});
         }

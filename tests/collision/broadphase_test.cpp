@@ -72,18 +72,26 @@ TEST(Broadphase, PlanesSameBodyExclusionsAndFilter) {
     add(Shape::sphere(1.0), 0, Vec3(0, 0, 0));         // 0
     add(Shape::sphere(1.0), 0, Vec3(0.5, 0, 0));       // 1 same body as 0
     add(Shape::sphere(1.0), 1, Vec3(1, 0, 0));         // 2
-    add(Shape::plane(Vec3::UnitZ(), -100.0), kStaticBody, Vec3::Zero());  // 3: far below, still paired
+    add(Shape::plane(Vec3::UnitZ(), -100.0), kStaticBody, Vec3::Zero());  // 3: far below everything: no pairs
     add(Shape::box(Vec3(1, 1, 1)), kStaticBody, Vec3(0, 0, 1));           // 4 static
     add(Shape::sphere(1.0), 2, Vec3(-1, 0, 0));        // 5
     Broadphase bp;
     auto pairs = bp.find_pairs(shapes, 0.0);
-    const std::vector<ShapePair> expected = {{0, 2}, {0, 3}, {0, 4}, {0, 5}, {1, 2}, {1, 3}, {1, 4},
-                                             {1, 5}, {2, 3}, {2, 4}, {2, 5}, {3, 5}, {4, 5}};  // 2 and 5 touch at x = 0 (closed boxes)
+    const std::vector<ShapePair> expected = {{0, 2}, {0, 4}, {0, 5}, {1, 2}, {1, 4},
+                                             {1, 5}, {2, 4}, {2, 5}, {4, 5}};  // 2 and 5 touch at x = 0 (closed boxes)
     EXPECT_EQ(pairs, expected);
+    // A plane pairs with the shapes whose box (grown by the margin) reaches
+    // its solid half-space z <= -100: with a margin of 99.5 the spheres' boxes
+    // reach z = -100.5; the static box (same static body) is skipped.
+    pairs = bp.find_pairs(shapes, 99.5);
+    for (const ShapePair& with_plane : {ShapePair{0, 3}, ShapePair{1, 3}, ShapePair{2, 3}, ShapePair{3, 5}}) {
+        EXPECT_NE(std::find(pairs.begin(), pairs.end(), with_plane), pairs.end());
+    }
+    EXPECT_EQ(std::find(pairs.begin(), pairs.end(), ShapePair{3, 4}), pairs.end());
     bp.set_excluded_body_pairs({{1, 0}});
     bp.set_filter(skip_bodies_0_2, nullptr);
     pairs = bp.find_pairs(shapes, 0.0);
-    const std::vector<ShapePair> filtered = {{0, 3}, {0, 4}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {2, 5}, {3, 5}, {4, 5}};
+    const std::vector<ShapePair> filtered = {{0, 4}, {1, 4}, {2, 4}, {2, 5}, {4, 5}};
     EXPECT_EQ(pairs, filtered);
 }
 
