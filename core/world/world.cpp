@@ -131,7 +131,7 @@ void World::add_material(const MaterialDescription& material) {
     if (std::string why = nonsymmetric_pairing(plugin, model_.settings.solver.id); !why.empty()) {
         throw Error(fmt::format("{}: friction.model: {}", where, why));
     }
-    pack_params(plugin, ParamScope::instance, material.friction, where + ": friction");  // validates
+    probe_friction_model(plugin, material.friction, where);
     MaterialDescription stored = material;
     stored.friction_model = plugin.id;
     auto it = std::find_if(model_.materials.begin(), model_.materials.end(),
@@ -176,7 +176,7 @@ void World::add_material_pair(const MaterialPairDescription& pair) {
             throw Error(fmt::format("{}: friction.model: {}", where, why));
         }
         const nlohmann::json params = pair.friction.value_or(nlohmann::json::object());
-        pack_params(plugin, ParamScope::instance, params, where + ": friction");  // validates
+        probe_friction_model(plugin, params, where);
         stored.friction_model = plugin.id;
         stored.friction = params;
     }
@@ -633,6 +633,19 @@ void World::set_motor_velocity(JointId j, double velocity) {
                                 found ? "must be finite" : "this joint type has no motor"));
     }
     g.item_params[record.member * g.item_stride + offset] = velocity;
+}
+
+void World::probe_friction_model(const PluginRecord& plugin, const nlohmann::json& params,
+                                 const std::string& where) const {
+    // The schema check, then one instance: a model whose create() refuses
+    // the values (beyond what its schema says) is reported here, naming the
+    // material, rather than at the first step that needs the pair.
+    auto packed = pack_params(plugin, ParamScope::instance, params, where + ": friction");
+    try {
+        PluginInstance probe(plugin, packed);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: friction: {}", where, e.what()));
+    }
 }
 
 std::string World::nonsymmetric_pairing(const PluginRecord& friction_model, const std::string& solver_id) const {

@@ -273,6 +273,9 @@ private:
     // Why `friction_model` cannot be solved by `solver_id` (a standard-LCP
     // model needs a solver for non-symmetric problems), or "".
     std::string nonsymmetric_pairing(const PluginRecord& friction_model, const std::string& solver_id) const;
+    // Validates a friction model's parameters and creates one instance of it;
+    // throws pivot::Error naming `where` when either fails.
+    void probe_friction_model(const PluginRecord& plugin, const nlohmann::json& params, const std::string& where) const;
     void relayout();  // offsets of groups, elements and impulses after a model change
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();

@@ -46,3 +46,14 @@ message(STATUS "${last_output}")
 set(run_dir "${WORK_DIR}/examples/anisotropic_friction")
 run("${run_dir}/sled_test")
 message(STATUS "${last_output}")
+
+# A friction model whose create() refuses its values (a zero axis: within the
+# schema) is reported when the scene loads, naming the material pair.
+file(READ "${run_dir}/sled.json" sled)
+string(REPLACE "\"axis_x\": 1" "\"axis_x\": 0" sled "${sled}")
+file(WRITE "${run_dir}/sled_zero_axis.json" "${sled}")
+execute_process(COMMAND "${prefix}/bin/pivot" run sled_zero_axis.json --steps 1 --quiet
+                WORKING_DIRECTORY "${run_dir}" RESULT_VARIABLE result ERROR_VARIABLE err)
+if(NOT result EQUAL 1 OR NOT err MATCHES "material pair \\('ski', 'snow'\\)")
+  message(FATAL_ERROR "a zero friction axis should be refused at load, naming the pair; got ${result}: ${err}")
+endif()
