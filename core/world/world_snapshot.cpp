@@ -76,6 +76,7 @@ public:
 
 private:
     void take(void* out, size_t bytes, const char* what) {
+        if (bytes == 0) return;  // out may be the null data() of an empty vector
         if (bytes > size_ - offset_) throw Error(fmt::format("state buffer: {}: truncated", what));
         std::memcpy(out, data_ + offset_, bytes);
         offset_ += bytes;

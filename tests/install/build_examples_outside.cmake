@@ -21,7 +21,8 @@ run(${CMAKE_COMMAND} --install "${PIVOT_BUILD_DIR}" --prefix "${prefix}")
 set(ENV{PIVOT_PLUGIN_PATH} "")
 run(${CMAKE_COMMAND} -S "${PIVOT_SOURCE_DIR}/examples" -B "${WORK_DIR}/examples"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
-    "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror" "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror")
+    "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror ${SANITIZE_FLAGS}" "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror ${SANITIZE_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${SANITIZE_FLAGS}" "-DCMAKE_MODULE_LINKER_FLAGS=${SANITIZE_FLAGS}")
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/examples")
 
 set(run_dir "${WORK_DIR}/examples/crane_operator")
