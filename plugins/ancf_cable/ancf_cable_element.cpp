@@ -159,28 +159,26 @@ void log_error(const Instance* inst, const char* message) {
 // Gauss-Legendre rule with n points on [-1, 1] by Newton's method on P_n,
 // mapped to [0, 1]: x = (1 + z) / 2, w = w[-1,1] / 2.
 void gauss_legendre(int n, double* x01, double* w01) {
-    for (int i = 0; i < n; ++i) {
-        double z = std::cos(kPi * (i + 0.75) / (n + 0.5));  // root i (descending)
-        double dp = 1.0;
-        for (int iteration = 0; iteration < 100; ++iteration) {
-            double p0 = 1.0, p1 = z;
-            for (int k = 2; k <= n; ++k) {
-                const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
-                p0 = p1;
-                p1 = p2;
-            }
-            dp = n * (z * p1 - p0) / (z * z - 1.0);
-            const double dz = p1 / dp;
-            z -= dz;
-            if (std::abs(dz) <= 1e-16) break;
-        }
+    // P_n(z) by the three-term recurrence, and P_n'(z).
+    auto legendre = [n](double z, double& derivative) {
         double p0 = 1.0, p1 = z;
         for (int k = 2; k <= n; ++k) {
             const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
             p0 = p1;
             p1 = p2;
         }
-        dp = n * (z * p1 - p0) / (z * z - 1.0);
+        derivative = n * (z * p1 - p0) / (z * z - 1.0);
+        return p1;
+    };
+    for (int i = 0; i < n; ++i) {
+        double z = std::cos(kPi * (i + 0.75) / (n + 0.5));  // root i (descending)
+        double dp = 1.0;
+        for (int iteration = 0; iteration < 100; ++iteration) {
+            const double dz = legendre(z, dp) / dp;
+            z -= dz;
+            if (std::abs(dz) <= 1e-16) break;
+        }
+        legendre(z, dp);
         x01[i] = 0.5 * (1.0 - z);  // ascending in i
         w01[i] = 1.0 / ((1.0 - z * z) * dp * dp);  // (2 / ((1 - z^2) P_n'^2)) / 2
     }
