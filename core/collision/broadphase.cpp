@@ -66,7 +66,7 @@ const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInst
     Vec3 sum = Vec3::Zero();
     Vec3 sum2 = Vec3::Zero();
     for (std::size_t i = 0; i < n; ++i) {
-        aabbs_[i] = compute_aabb(shapes[i], margin);
+        aabbs_[i] = compute_aabb(shapes[i], margin + shapes[i].sweep);
         if (shapes[i].shape.type == ShapeType::plane) {
             planes_.push_back(static_cast<std::uint32_t>(i));
             continue;

@@ -16,8 +16,17 @@ namespace pivot::collision {
 
 struct CollisionSettings {
     // Speculative margin (m): contacts with a gap up to this are reported
-    // (depth >= -margin); also the AABB growth of the broadphase.
+    // (depth >= -margin); also the AABB growth of the broadphase. A pair's
+    // margin also grows by both shapes' sweeps (how far they may move in the
+    // step), so that a fast body meets its contact before it passes it.
     double margin = 0.01;
+    double sweep_time = 0.0;  // s: the step (0: no sweep)
+};
+
+// A body's speeds for the sweep: |linear velocity| (m/s), |angular| (rad/s).
+struct BodySpeed {
+    double linear = 0.0;
+    double angular = 0.0;
 };
 
 class CollisionWorld {
@@ -36,7 +45,10 @@ public:
     const ContactBuffer& detect(const std::vector<Pose>& body_poses, const CollisionSettings& settings);
     // detect() in its two phases (timed apart by the step): place the shapes
     // and find the candidate pairs; then the contacts of those pairs.
-    const std::vector<ShapePair>& find_pairs(const std::vector<Pose>& body_poses, const CollisionSettings& settings);
+    // body_speeds (per body, or null: no sweep) with settings.sweep_time give
+    // each shape's sweep: h (|v| + |w| (|offset| + bounding radius)).
+    const std::vector<ShapePair>& find_pairs(const std::vector<Pose>& body_poses, const CollisionSettings& settings,
+                                             const std::vector<BodySpeed>* body_speeds = nullptr);
     const ContactBuffer& collide_pairs(const CollisionSettings& settings);
 
     const std::vector<ShapeInstance>& instances() const { return instances_; }

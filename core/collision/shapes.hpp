@@ -11,7 +11,9 @@
 //            frame, i.e. they are moved by the shape's local pose).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -67,7 +69,21 @@ struct ShapeInstance {
     Shape shape;
     Pose pose;                 // world pose of the shape (body pose * shape.local)
     std::uint32_t index = 0;   // the shape's index in its CollisionWorld (keys the contact ids)
+    double sweep = 0.0;        // m: how far any point of the shape may move this step (added to the margin)
 };
+
+// The radius of a sphere about the shape's origin that holds it (+inf for a
+// plane).
+inline double bounding_radius(const Shape& shape) {
+    switch (shape.type) {
+        case ShapeType::sphere: return shape.radius;
+        case ShapeType::box: return 0.5 * shape.size.norm();
+        case ShapeType::capsule: return 0.5 * shape.length + shape.radius;
+        case ShapeType::cylinder: return std::hypot(0.5 * shape.length, shape.radius);
+        case ShapeType::plane: break;
+    }
+    return std::numeric_limits<double>::infinity();
+}
 
 // One contact point. `normal` is unit and points from shape A to shape B
 // (moving B along it separates the shapes). `depth` > 0 is penetration; a

@@ -88,6 +88,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     }
     s.collision.broadphase().set_excluded_body_pairs(jointed);
     s.body_poses.assign(elements, collision::Pose{});
+    s.body_speeds.assign(elements, collision::BodySpeed{});
     s.group_contact_points.assign(model.element_groups.size(), {});
     s.friction_batches.assign(model.friction_instances.size(), {});
     s.body_of_element.assign(elements, -1);

@@ -103,6 +103,7 @@ struct StepScratch {
     // Contacts of this step.
     collision::CollisionWorld collision;
     std::vector<collision::Pose> body_poses;  // per element
+    std::vector<collision::BodySpeed> body_speeds;  // per element, for the collision sweep
     struct ContactPoint {
         uint32_t collision_contact;  // index in the collision world's contacts of this step
         int32_t element[2];     // moving element on side 0 (shape a) / 1 (shape b), or -1
