@@ -58,3 +58,11 @@ execute_process(COMMAND "${prefix}/bin/pivot" run sled_zero_axis.json --steps 1 
 if(NOT result EQUAL 1 OR NOT err MATCHES "material pair \\('ski', 'snow'\\)")
   message(FATAL_ERROR "a zero friction axis should be refused at load, naming the pair; got ${result}: ${err}")
 endif()
+
+# The conformance runner is installed with its problem files and finds them
+# by itself: the installed Dantzig plugin passes with its expectation file.
+if(EXISTS "${prefix}/bin/pivot_solver_conformance")
+  set(run_dir "${WORK_DIR}")
+  run("${prefix}/bin/pivot_solver_conformance" --plugin "${prefix}/lib/pivot/plugins/pivot_solver_dantzig.so"
+      --solver pivot.solver.dantzig --expect "${PIVOT_SOURCE_DIR}/tests/conformance/dantzig.expect")
+endif()

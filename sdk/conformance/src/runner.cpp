@@ -1,5 +1,6 @@
 // The runner: the Session (the solver under test, reached through the
 // host), the GoogleTest suites the cases are instantiated in, and main().
+#include <filesystem>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,9 @@
 #include "plugin_host/parameters.hpp"
 #include "pivot/conformance/kit.hpp"
 
+#ifndef PIVOT_CONFORMANCE_RELATIVE_DATA_DIR
+#define PIVOT_CONFORMANCE_RELATIVE_DATA_DIR "../share/pivot/conformance"
+#endif
 #ifndef PIVOT_CONFORMANCE_DATA_DIR
 #define PIVOT_CONFORMANCE_DATA_DIR ""
 #endif
@@ -293,6 +297,19 @@ solver plugin, through the host's checked calls.
   --describe            list the cases with what each checks, then exit
 )";
 
+// The problem files (lcp-bench/, siconos/): next to an installed runner
+// (<prefix>/share/pivot/conformance, from <prefix>/bin), else the source
+// tree the runner was built from.
+std::filesystem::path default_data_dir() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path installed = self.parent_path() / PIVOT_CONFORMANCE_RELATIVE_DATA_DIR;
+        if (std::filesystem::is_directory(installed / "lcp-bench", ec)) return installed.lexically_normal();
+    }
+    return PIVOT_CONFORMANCE_DATA_DIR;
+}
+
 bool take_value(int& i, int argc, char** argv, std::string& value) {
     if (i + 1 >= argc) return false;
     value = argv[++i];
@@ -304,7 +321,7 @@ bool take_value(int& i, int argc, char** argv, std::string& value) {
 int run_main(int argc, char** argv) {
     RunnerOptions options;
     options.tolerance = default_tolerance;
-    options.data_dir = PIVOT_CONFORMANCE_DATA_DIR;
+    options.data_dir = default_data_dir();
     bool describe_only = false;
     std::vector<char*> gtest_args = {argv[0]};
     try {
