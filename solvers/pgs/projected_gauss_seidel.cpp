@@ -136,19 +136,12 @@ bool ProjectedGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_repor
 }
 
 void ProjectedGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
-    const double* lo = p.lo;
-    const double* hi = p.hi;
-    const int32_t* findex = p.findex;
     double* w = w_.data();
     const double* inverse_diagonal = inverse_diagonal_.data();
     auto update_row = [&](uint32_t i) {
-        double lower = lo[i];
-        double upper = hi[i];
-        if (findex != nullptr && findex[i] >= 0) {
-            const double scale = std::abs(x[findex[i]]);
-            lower *= scale;
-            upper *= scale;
-        }
+        double lower = 0.0;
+        double upper = 0.0;
+        sdk::row_bounds(p, x, i, lower, upper);
         const double xi = x[i];
         const double target = std::min(upper, std::max(lower, xi - w[i] * inverse_diagonal[i]));
         const double delta = target - xi;

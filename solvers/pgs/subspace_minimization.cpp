@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <pivot/solver_support.hpp>
+
 namespace pivot::pgs {
 
 namespace {
@@ -24,17 +26,6 @@ constexpr double kProximalWeight = 1e-10;
 // more gain nothing.
 constexpr int kPathTrials = 10;
 
-// Bounds of row i at x: lo_i, hi_i, or lo_i |x_j|, hi_i |x_j| with findex_i = j.
-inline void bounds_at(const pivot_lcp_problem& p, const double* x, uint32_t i, double& lower, double& upper) {
-    lower = p.lo[i];
-    upper = p.hi[i];
-    if (p.findex != nullptr && p.findex[i] >= 0) {
-        const double scale = std::abs(x[p.findex[i]]);
-        lower *= scale;
-        upper *= scale;
-    }
-}
-
 inline void add_scaled_column(const pivot_lcp_problem& p, uint32_t column, double scale, double* y) {
     for (int32_t k = p.col_start[column]; k < p.col_start[column + 1]; ++k) y[p.row_index[k]] += p.values[k] * scale;
 }
@@ -54,7 +45,7 @@ double natural_map_residual(const pivot_lcp_problem& p, const double* x, const d
     for (uint32_t i = begin; i < end; ++i) {
         double lower = 0.0;
         double upper = 0.0;
-        bounds_at(p, x, i, lower, upper);
+        sdk::row_bounds(p, x, i, lower, upper);
         const double d = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w[i])));
         if (!(d <= r)) r = d;  // also lets NaN through
     }
@@ -117,7 +108,7 @@ void SubspaceMinimization::classify(const pivot_lcp_problem& p, SubspaceKind kin
                                     const uint8_t* locked) {
     free_count_ = 0;
     for (uint32_t i = 0; i < p.n; ++i) {
-        bounds_at(p, x, i, lower_[i], upper_[i]);
+        sdk::row_bounds(p, x, i, lower_[i], upper_[i]);
         sliding_head_[i] = -1;
         if (lower_[i] < x[i] && x[i] < upper_[i] && (locked == nullptr || locked[i] == 0)) {
             state_[i] = kFree;
@@ -322,7 +313,7 @@ SubspaceOutcome SubspaceMinimization::step(const pivot_lcp_problem& p, bool symm
                     double upper = upper_[i];
                     if (kind == SubspaceKind::coupled) {
                         if (friction != (pass == 1)) continue;
-                        bounds_at(p, trial_x_.data(), i, lower, upper);
+                        sdk::row_bounds(p, trial_x_.data(), i, lower, upper);
                     } else if (pass == 1) {
                         continue;
                     }
