@@ -20,19 +20,8 @@ TEST(Contact, BallBouncesToRestitutionSquaredHeights) {
     rubber.name = "default";
     rubber.restitution = e;
     world.add_material(rubber);
-    ShapeDescription ground;
-    ground.type = "plane";
-    world.add_static_shape(ground);
-    BodyDescription ball;
-    ball.name = "ball";
-    ball.mass = 1.0;
-    ball.inertia = {0.004, 0, 0, 0, 0.004, 0, 0, 0, 0.004};
-    ball.position = {0, 0, r + h0};
-    ShapeDescription sphere;
-    sphere.type = "sphere";
-    sphere.radius = r;
-    ball.shapes.push_back(sphere);
-    const BodyId id = world.add_body(ball);
+    add_ground(world);
+    const BodyId id = world.add_body(sphere_body("ball", 1.0, r, {0, 0, r + h0}));
 
     // Apex heights of the bottom of the ball above the ground.
     std::vector<double> apexes;
@@ -57,9 +46,7 @@ TEST(Contact, BallBouncesToRestitutionSquaredHeights) {
 TEST(Contact, BoxRestsFlatOnFourCornerContacts) {
     const double h = 1.0 / 60.0;
     World world(registry(), settings_for(h, {0, 0, -9.81}));
-    ShapeDescription ground;
-    ground.type = "plane";
-    world.add_static_shape(ground);
+    add_ground(world);
     BodyDescription box;
     box.name = "box";
     box.mass = 2.0;
