@@ -336,16 +336,18 @@ PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, c
         auto& w = world_of(world, "pivot_world_set_body");
         const auto& s = require(state, "pivot_world_set_body", "state");
         checked_body(w, body, "pivot_world_set_body");
-        // Velocities checked first: set_pose normalizes the quaternion, so a
-        // rollback after a refused set_velocity would not be bit-exact.
-        for (int k = 0; k < 3; ++k) {
-            if (!std::isfinite(s.linear_velocity[k]) || !std::isfinite(s.angular_velocity[k])) {
-                throw pivot::Error(fmt::format("pivot_world_set_body: body '{}': velocities must be finite",
-                                               w.body_name(body)));
-            }
-        }
-        w.set_pose(body, array_of(s.position), array_of(s.orientation));
+        // Velocity first: if the pose is then refused, putting the old
+        // velocity back is bit-exact (set_pose normalizes its quaternion, so
+        // the other order could not be undone exactly).
+        const auto linear = w.linear_velocity(body);
+        const auto angular = w.angular_velocity(body);
         w.set_velocity(body, array_of(s.linear_velocity), array_of(s.angular_velocity));
+        try {
+            w.set_pose(body, array_of(s.position), array_of(s.orientation));
+        } catch (...) {
+            w.set_velocity(body, linear, angular);
+            throw;
+        }
     });
 }
 

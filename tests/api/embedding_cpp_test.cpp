@@ -102,6 +102,20 @@ TEST(EmbeddingCpp, ErrorsAreExceptionsWithTheEnginesMessage) {
     EXPECT_THROW(world.find_body("nobody"), pivot::sdk::Error);
     EXPECT_THROW(world.set_solver("pivot.solver.none"), pivot::sdk::Error);
     EXPECT_THROW(engine.load_plugins("/no/such/folder"), pivot::sdk::Error);
+    // A refused set_body leaves the body exactly as it was.
+    world.step(10);
+    const uint32_t bob = world.find_body("bob");
+    const auto before = world.body(bob);
+    pivot::sdk::BodyState bad = before;
+    bad.linear_velocity[0] = 1.0;
+    bad.orientation = {2, 0, 0, 0};  // not a unit quaternion
+    EXPECT_THROW(world.set_body(bob, bad), pivot::sdk::Error);
+    bad = before;
+    bad.position[0] = 5.0;
+    bad.angular_velocity[1] = NAN;
+    EXPECT_THROW(world.set_body(bob, bad), pivot::sdk::Error);
+    const auto after = world.body(bob);
+    EXPECT_EQ(std::memcmp(&before, &after, sizeof before), 0);
     // A failed call changed nothing: the world still steps.
     world.step();
 }
