@@ -39,9 +39,12 @@ void lcp_multiply(const pivot_lcp_problem& p, const double* x, double* w) {
     }
 }
 
-double lcp_natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w) {
+namespace {
+
+// The box rule's natural-map residual over rows [begin, end).
+double box_residual(const pivot_lcp_problem& p, const double* x, const double* w, uint32_t begin, uint32_t end) {
     double residual = 0.0;
-    for (uint32_t i = 0; i < p.n; ++i) {
+    for (uint32_t i = begin; i < end; ++i) {
         double lower = 0.0;
         double upper = 0.0;
         lcp_row_bounds(p, x, i, lower, upper);
@@ -55,22 +58,19 @@ double lcp_natural_map_residual(const pivot_lcp_problem& p, const double* x, con
     return residual;
 }
 
+}  // namespace
+
+double lcp_natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w) {
+    return box_residual(p, x, w, 0, p.n);
+}
+
 double lcp_block_residual(const pivot_lcp_problem& p, const double* x, const double* w, double* scratch) {
     if (p.block_count == 0 || p.project == nullptr || p.block_first_row == nullptr) {
         return lcp_natural_map_residual(p, x, w);
     }
     const uint32_t begin = p.block_first_row[0];
     const uint32_t end = p.block_first_row[p.block_count];
-    double residual = 0.0;
-    for (uint32_t i = 0; i < p.n; ++i) {
-        if (i >= begin && i < end) continue;
-        double lower = 0.0;
-        double upper = 0.0;
-        lcp_row_bounds(p, x, i, lower, upper);
-        const double r = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w[i])));
-        if (std::isnan(r) || std::isnan(w[i]) || std::isnan(x[i])) return HUGE_VAL;
-        residual = std::max(residual, r);
-    }
+    double residual = std::max(box_residual(p, x, w, 0, begin), box_residual(p, x, w, end, p.n));
     for (uint32_t i = begin; i < end; ++i) scratch[i] = x[i] - w[i];
     if (p.project(p.project_context, 0, p.block_count, scratch) != PIVOT_OK) return HUGE_VAL;
     for (uint32_t i = begin; i < end; ++i) {

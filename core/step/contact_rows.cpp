@@ -292,7 +292,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 s.contact_coupling.insert(s.contact_coupling.end(), block, block + static_cast<size_t>(m) * m);
             }
             double* report_directions = s.contact_directions.data() + static_cast<size_t>(i) * kRows * 6;
-            std::fill_n(report_directions, kRows * 6, 0.0);
             for (uint32_t r_i = 0; r_i < row_count; ++r_i) {
                 ProblemRow row;
                 row.row = batch.rows[static_cast<size_t>(k) * m + r_i];

@@ -117,7 +117,7 @@ struct StepScratch {
     };
     std::vector<ContactPoint> contact_points;
     std::vector<double> contact_coupling;     // coupling blocks of contacts that have one (ProblemRow::coupling)
-    std::vector<double> contact_directions;   // per contact kMaxContactRows x 6: each row's direction (reports)
+    std::vector<double> contact_directions;   // per contact kMaxContactRows x 6: each written row's direction (reports)
     std::vector<double> contact_explicit;     // per contact 6: the model's explicit impulse (reports)
     std::vector<double> contact_tangents;     // per contact 6: the host's tangent1, tangent2 (reports)
     std::vector<double> contact_jacobian;
