@@ -25,26 +25,68 @@ namespace pivot {
 // Handles: indices in creation order.
 using BodyId = uint32_t;
 using JointId = uint32_t;
+using CableId = uint32_t;
 
 // The elements of one element plugin instance, contiguous in the world's
-// q and v arrays (no shared nodes yet: one node per element).
+// q and v arrays, stored by node. Without shared nodes every element has its
+// own nodes (a rigid body: one); a chain (PIVOT_ELEMENT_CAP_SHARED_NODES, a
+// cable: one instance per cable) has count + 1 nodes, element e using nodes
+// e and e + 1.
 struct ElementGroup {
     PluginInstance instance;
     uint32_t count = 0;
     uint32_t nq = 0;        // coordinates per element
     uint32_t nv = 0;        // velocities per element
+    uint32_t node_nq = 0;   // coordinates per node
+    uint32_t node_nv = 0;   // velocities per node
+    bool chain = false;     // shared nodes: count + 1 nodes
     uint32_t first = 0;     // global index of the group's first element
-    uint32_t q_offset = 0;  // of the first element in World::q
-    uint32_t v_offset = 0;  // of the first element in World::v
+    uint32_t q_offset = 0;  // of the first node in World::q
+    uint32_t v_offset = 0;  // of the first node in World::v
     uint32_t item_stride = 0;
     std::vector<double> item_params;  // count x item_stride
-    std::vector<double> q_reference;  // count x nq, at creation
+    std::vector<double> q_reference;  // count x nq, at creation (per element)
+    // Per-element copies of a chain's shared node values, for batched calls
+    // (element_batch); unused otherwise.
+    mutable std::vector<double> gathered_q, gathered_v;
+
+    uint32_t node_count() const { return chain ? (count > 0 ? count + 1 : 0) : count * (nq / node_nq); }
+    uint32_t q_size() const { return node_count() * node_nq; }
+    uint32_t v_size() const { return node_count() * node_nv; }
+    // Offsets of element e's first coordinate / velocity from the group's.
+    uint32_t element_q(uint32_t e) const { return e * (chain ? node_nq : nq); }
+    uint32_t element_v(uint32_t e) const { return e * (chain ? node_nv : nv); }
 };
 
 // All elements of a group as one batch over the state's arrays (what every
-// batched element call receives).
+// batched element call receives); a chain's elements are gathered from its
+// nodes. `v` replaces the state's velocities when given (v_size() values).
 struct WorldState;
-pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state);
+pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state, const double* v = nullptr);
+
+// A mass block: the velocities solved together by one factorization of
+// the block's matrix. A rigid body (or any element without shared nodes) is
+// a block of its own; a chain (a cable) is one block over all its nodes,
+// whose internal (strain) rows are eliminated into its matrix
+// (core/step/element_dynamics.cpp), so the rows that reach the solvers are
+// joints and contacts only.
+struct MassBlock {
+    uint32_t group = 0;          // element group
+    uint32_t first_element = 0;  // global index
+    uint32_t element_count = 0;
+    uint32_t v_offset = 0;       // into WorldState::v
+    uint32_t nv = 0;             // velocities of the block
+    bool chain = false;          // factorized sparse (CHOLMOD), else dense
+};
+
+// A cable: a chain element group and its contact sample points.
+struct CableRecord {
+    std::string name;
+    uint32_t group = 0;                     // element group (one per cable)
+    uint32_t material = 0;                  // contact material index
+    double radius = 0.0;                    // m
+    std::vector<uint32_t> attachment_joints;  // joints created for its "attach" entries
+};
 
 // Where a joint frame is fixed: on an element (material point + rotation of
 // the frame relative to the element's material frame) or in the world.
@@ -157,6 +199,20 @@ struct WorldModel {
     std::vector<uint32_t> element_group;    // per global element
     std::vector<uint32_t> element_v_offset; // per global element, into WorldState::v
     std::vector<uint32_t> element_nv;       // per global element
+    std::vector<MassBlock> blocks;
+    std::vector<uint32_t> element_block;        // per global element
+    std::vector<uint32_t> element_block_offset; // per global element: its first velocity within its block
+    std::vector<CableRecord> cables;
+    // Contact on cables: each cable element carries sample points along its
+    // centreline (Gauss-Legendre points, material s in (0, 1), weight w = the
+    // length each stands for, m), each a sphere of the cable's radius in the
+    // collision world whose collision body index is element_count + sample.
+    struct ContactSample {
+        uint32_t element;  // global element index
+        double s;          // material coordinate along the element, (0, 1)
+        double weight;     // m of cable this point stands for
+    };
+    std::vector<ContactSample> contact_samples;
     // Contact: materials ([0] is "default"), shapes (collision::Shape::body
     // is a global element index, or collision::kStaticBody), and per pair of
     // materials (materials x materials) the friction instance and normal law.
@@ -205,6 +261,8 @@ public:
     // Building. Throw pivot::Error naming the body/joint and the field.
     BodyId add_body(const BodyDescription& body);
     JointId add_joint(const JointDescription& joint);
+    // A cable and the joints of its "attach" entries (named "<cable>/attach<k>").
+    CableId add_cable(const CableDescription& cable);
     // A material (replaces one of the same name, "default" included) and a
     // shape fixed in the world (planes only here).
     void add_material(const MaterialDescription& material);
@@ -224,6 +282,18 @@ public:
     JointId joint(std::string_view name) const;  // throws for an unknown name
     const std::string& body_name(BodyId b) const { return model_.bodies.at(b).name; }
     const std::string& joint_name(JointId j) const { return model_.joints.at(j).name; }
+    uint32_t cable_count() const { return static_cast<uint32_t>(model_.cables.size()); }
+    CableId cable(std::string_view name) const;  // throws for an unknown name
+    const std::string& cable_name(CableId c) const { return model_.cables.at(c).name; }
+    // Nodes 0 .. elements of a cable: world position (m) and velocity (m/s)
+    // of its centreline there, and the unit tangent.
+    uint32_t cable_node_count(CableId c) const;
+    std::array<double, 3> cable_node_position(CableId c, uint32_t node) const;
+    std::array<double, 3> cable_node_velocity(CableId c, uint32_t node) const;
+    std::array<double, 3> cable_node_tangent(CableId c, uint32_t node) const;
+    // The centreline point at material coordinate s in [0, 1] of element e:
+    // pose (x y z qw qx qy qz, x axis along the tangent) and twist (v, w).
+    void cable_point(CableId c, uint32_t element, double s, double pose[7], double twist[6]) const;
 
     // Body state (world frame, SI); settable between steps.
     std::array<double, 3> position(BodyId b) const;

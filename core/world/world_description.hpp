@@ -4,6 +4,7 @@
 // world; anchors and axes in WORLD coordinates at the initial configuration
 // (../shared/design/SCENE_FORMAT.md).
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,32 @@ struct JointDescription {
     double damping = 0.0;            // N s/m or N m s/rad
     std::optional<JointLimits> limits;
     std::optional<JointMotor> motor;
+};
+
+// Where a cable node is pinned (SCENE_FORMAT.md "cables": "attach").
+struct CableAttachment {
+    int64_t node = 0;              // node index from 0; -1 = the last node ("last")
+    std::string body = "world";    // body name or "world"
+    std::string type = "spherical";  // spherical: the node's position; fixed: also its tangent direction
+                                   // (a revolute joint about the tangent: the cable has no torsion)
+};
+
+// A straight ANCF cable (SCENE_FORMAT.md "cables"): `elements` equal
+// elements from `start` to `end`, nodes 0 .. elements, circular section
+// (A = pi r^2, I = pi r^4 / 4), at rest and stress-free when created.
+struct CableDescription {
+    std::string name;                              // unique among cables and bodies
+    std::string type = "pivot.element.ancf_cable"; // an element plugin with shared nodes and curve geometry
+    Vec3d start = {0, 0, 0};                       // m, world
+    Vec3d end = {1, 0, 0};                         // m, world; != start
+    uint32_t elements = 1;                         // >= 1
+    double radius = 0.01;                          // m, > 0 (also the contact radius)
+    double density = 7800.0;                       // kg/m^3, > 0
+    double youngs_modulus = 2e11;                  // Pa, > 0
+    std::optional<uint32_t> gauss_points;          // per element; default the plugin's
+    double damping = 0.0;                          // s: Kelvin-Voigt time constant (plugin "damping")
+    std::string material = "default";              // contact material
+    std::vector<CableAttachment> attach;
 };
 
 }  // namespace pivot
