@@ -229,6 +229,47 @@ CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, co
     return r;
 }
 
+CallResult checked_node_coordinates(const PluginInstance& inst, const double pose[7], double* q_node) {
+    const char* fn = "node_coordinates";
+    const auto& f = inst.plugin().element;
+    if (f.node_coordinates == nullptr) return failure(inst, fn, PIVOT_ERROR, "is absent (needed to build a chain)");
+    const pivot_status s = f.node_coordinates(inst.handle(), pose, q_node);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    check_finite(r, inst, fn, "q_node", q_node, f.coords_per_node);
+    return r;
+}
+
+CallResult checked_internal_stiffness(const PluginInstance& inst, const pivot_element_batch& batch,
+                                      const pivot_step_info& step, double* stiffness) {
+    const char* fn = "internal_stiffness";
+    const auto& f = inst.plugin().element;
+    const size_t nv = element_nv(inst.plugin());
+    if (f.internal_stiffness == nullptr) {
+        std::fill(stiffness, stiffness + nv * nv * batch.count, 0.0);
+        return {};
+    }
+    const pivot_status s = f.internal_stiffness(inst.handle(), &batch, &step, stiffness);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    if (!check_finite(r, inst, fn, "stiffness", stiffness, nv * nv * batch.count)) return r;
+    for (uint32_t e = 0; e < batch.count; ++e) {
+        const double* k = stiffness + e * nv * nv;
+        for (size_t i = 0; i < nv; ++i) {
+            if (k[i + i * nv] < 0.0) {
+                return failure(inst, fn, PIVOT_ERROR, "element {}: diagonal entry ({}, {}) = {} is negative (K must be "
+                               "positive semidefinite)", e, i, i, k[i + i * nv]);
+            }
+            for (size_t j = 0; j < i; ++j) {
+                if (std::abs(k[i + j * nv] - k[j + i * nv]) > 1e-12 * (std::abs(k[i + i * nv]) + std::abs(k[j + j * nv]))) {
+                    return failure(inst, fn, PIVOT_ERROR, "element {}: K is not symmetric at ({}, {})", e, i, j);
+                }
+            }
+        }
+    }
+    return r;
+}
+
 CallResult checked_material_frames(const PluginInstance& inst, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count, double* poses,
                                    double* twists, double* jacobians) {

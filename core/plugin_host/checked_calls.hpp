@@ -49,6 +49,11 @@ CallResult checked_integrate(const PluginInstance& element, uint32_t node_count,
 CallResult checked_material_frames(const PluginInstance& element, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count,
                                    double* poses, double* twists, double* jacobians);
+// ABI 1.2: an undeformed node at a pose (building), and the internal rows'
+// geometric stiffness (zero-filled when the plugin has none).
+CallResult checked_node_coordinates(const PluginInstance& element, const double pose[7], double* q_node);
+CallResult checked_internal_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
+                                      const pivot_step_info& step, double* stiffness);
 // energies: kinetic, gravitational, elastic (J).
 CallResult checked_energy(const PluginInstance& element, const pivot_element_batch& batch,
                           const pivot_step_info& step, double energies[3]);

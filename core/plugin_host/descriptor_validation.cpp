@@ -227,6 +227,15 @@ void validate_kind(const pivot_plugin_descriptor& d, const std::string& where,
                 require(f.internal_rows != nullptr, where, "internal_rows (declared INTERNAL_ROWS)", problems);
                 require(f.max_internal_rows != nullptr, where, "max_internal_rows (declared INTERNAL_ROWS)", problems);
             }
+            if (rec.has(PIVOT_ELEMENT_CAP_SHARED_NODES)) {
+                require(f.node_coordinates != nullptr, where, "node_coordinates (declared SHARED_NODES, ABI 1.2)",
+                        problems);
+                if (f.nodes_per_element != 2) {
+                    problems.push_back(fmt::format("{}: SHARED_NODES needs nodes_per_element 2 (element e uses nodes "
+                                                   "e and e + 1), not {}",
+                                                   where, f.nodes_per_element));
+                }
+            }
             return;
         }
         case PIVOT_KIND_JOINT: {

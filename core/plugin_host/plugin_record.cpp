@@ -40,7 +40,7 @@ const char* kind_name(pivot_plugin_kind kind) {
 }
 
 std::vector<std::string> capability_names(const PluginRecord& plugin) {
-    static const char* const element[] = {"constant_mass", "internal_rows"};
+    static const char* const element[] = {"constant_mass", "internal_rows", "shared_nodes"};
     static const char* const joint[] = {"limits", "motor", "free_coordinate"};
     static const char* const friction[] = {"boxed", "standard_lcp", "explicit_force", "projection", "state"};
     static const char* const solver[] = {"boxed", "friction_index", "standard_lcp", "nonsymmetric", "dense",

@@ -14,7 +14,6 @@
 
 #include "common/error.hpp"
 #include "plugin_host/checked_calls.hpp"
-#include "step/dense_cholesky.hpp"
 #include "step/step_stages.hpp"
 
 namespace pivot {
@@ -57,22 +56,26 @@ double effective_radius(const collision::Shape& a, const collision::Shape& b) {
 
 // The mass the contact's normal direction sees: 1 / (n^T J M^-1 J^T n) over
 // the moving bodies (kg; +HUGE_VAL against fixed bodies only).
-double normal_effective_mass(const WorldModel& model, const StepScratch& s, const StepScratch::ContactPoint& p,
+double normal_effective_mass(const WorldModel& model, StepScratch& s, const StepScratch::ContactPoint& p,
                              const double n[3]) {
     double inverse = 0.0;
     for (int side = 0; side < 2; ++side) {
         if (p.element[side] < 0) continue;
         const auto e = static_cast<uint32_t>(p.element[side]);
         const uint32_t nv = model.element_nv[e];
+        const uint32_t block = model.element_block[e];
+        const uint32_t first = model.element_block_offset[e];
         const double* jp = s.contact_jacobian.data() + p.jacobian[side];
-        double jn[64];
-        double m_inv_jn[64];
+        // J_n^T Mbar^-1 J_n over the element's mass block.
+        double* x = s.block_rhs.data();
+        std::fill_n(x, model.blocks[block].nv, 0.0);
         for (uint32_t col = 0; col < nv; ++col) {
-            jn[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
-            m_inv_jn[col] = jn[col];
+            x[first + col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
         }
-        cholesky_solve(s.mass.data() + s.mass_offset[e], nv, m_inv_jn);
-        for (uint32_t col = 0; col < nv; ++col) inverse += jn[col] * m_inv_jn[col];
+        solve_mass_block(model, s, block, x, first);
+        for (uint32_t col = 0; col < nv; ++col) {
+            inverse += (n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col]) * x[first + col];
+        }
     }
     return inverse > 0.0 ? 1.0 / inverse : HUGE_VAL;
 }
@@ -83,16 +86,17 @@ pivot_contact_bodies contact_bodies(const WorldModel& model, const StepScratch& 
     pivot_contact_bodies b{};
     const uint32_t static_flag[2] = {PIVOT_CONTACT_BODY1_STATIC, PIVOT_CONTACT_BODY2_STATIC};
     double* orientation[2] = {b.orientation1, b.orientation2};
-    const int32_t body[2] = {model.shapes[c.shape_a].body, model.shapes[c.shape_b].body};
+    const int32_t body[2] = {s.collision.shape(c.shape_a).body, s.collision.shape(c.shape_b).body};
     for (int side = 0; side < 2; ++side) {
         orientation[side][0] = 1.0;
-        if (body[side] < 0) {
+        const int32_t element = collision_element(model, body[side]);
+        if (element < 0) {
             b.flags |= static_flag[side];
             continue;
         }
-        const auto e = static_cast<uint32_t>(body[side]);
-        if (model.fixed[e]) b.flags |= static_flag[side];
-        const collision::Quat& q = s.body_poses[e].orientation;
+        if (model.fixed[static_cast<uint32_t>(element)]) b.flags |= static_flag[side];
+        // A cable sample's orientation is the identity (its contact has no body-fixed directions).
+        const collision::Quat& q = s.body_poses[static_cast<uint32_t>(body[side])].orientation;
         orientation[side][0] = q.w();
         orientation[side][1] = q.x();
         orientation[side][2] = q.y();
@@ -112,7 +116,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.next_contact_state.clear();
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     for (auto& b : s.friction_batches) b.contacts.clear();
-    if (model.shapes.empty()) return;
+    if (model.shapes.empty() && model.contact_samples.empty()) return;
     const auto& contacts = s.collision.contacts().contacts;
     const auto materials = static_cast<uint32_t>(model.materials.size());
 
@@ -121,11 +125,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         const collision::Contact& c = contacts[ci];
         StepScratch::ContactPoint p{};
         p.collision_contact = ci;
-        const collision::Shape& a = model.shapes[c.shape_a];
-        const collision::Shape& b = model.shapes[c.shape_b];
+        const collision::Shape& a = s.collision.shape(c.shape_a);
+        const collision::Shape& b = s.collision.shape(c.shape_b);
+        p.weight = 1.0;
         for (int side = 0; side < 2; ++side) {
-            const int32_t body = side == 0 ? a.body : b.body;
-            p.element[side] = body >= 0 && !model.fixed[static_cast<uint32_t>(body)] ? body : -1;
+            const int32_t element = collision_element(model, side == 0 ? a.body : b.body);
+            p.element[side] = element >= 0 && !model.fixed[static_cast<uint32_t>(element)] ? element : -1;
         }
         if (p.element[0] < 0 && p.element[1] < 0) continue;
         p.pair = a.material * materials + b.material;
@@ -134,10 +139,20 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             if (p.element[side] < 0) continue;
             const auto e = static_cast<uint32_t>(p.element[side]);
             const uint32_t group = model.element_group[e];
-            const collision::Pose& pose = s.body_poses[e];
-            const collision::Vec3 local = pose.orientation.conjugate() * (c.position - pose.position);
+            const auto body = static_cast<uint32_t>(side == 0 ? a.body : b.body);
             auto& gp = s.group_contact_points[group];
-            gp.points.push_back({e - model.element_groups[group].first, 0, {local.x(), local.y(), local.z()}});
+            if (body >= model.element_count) {
+                // A cable contact sample: the centreline point, standing for
+                // `weight` metres of cable (seed000 2.11: contact at the
+                // Gauss points of the touching patch, with their weights).
+                const WorldModel::ContactSample& sample = model.contact_samples[body - model.element_count];
+                p.weight = std::min(p.weight == 1.0 ? HUGE_VAL : p.weight, sample.weight);
+                gp.points.push_back({e - model.element_groups[group].first, 0, {sample.s, 0.0, 0.0}});
+            } else {
+                const collision::Pose& pose = s.body_poses[e];
+                const collision::Vec3 local = pose.orientation.conjugate() * (c.position - pose.position);
+                gp.points.push_back({e - model.element_groups[group].first, 0, {local.x(), local.y(), local.z()}});
+            }
             gp.owner.push_back(2 * index + static_cast<uint32_t>(side));
             p.jacobian[side] = static_cast<uint32_t>(s.contact_jacobian.size());
             s.contact_jacobian.resize(s.contact_jacobian.size() + 6 * model.element_nv[e]);
@@ -208,8 +223,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
         std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
         cp.depth = c.depth;
-        cp.weight = 1.0;
-        cp.effective_radius = effective_radius(model.shapes[c.shape_a], model.shapes[c.shape_b]);
+        cp.weight = p.weight;
+        cp.effective_radius = effective_radius(s.collision.shape(c.shape_a), s.collision.shape(c.shape_b));
         cp.effective_mass = normal_effective_mass(model, s, p, cp.normal);
         const long previous = previous_contact(state, c.id);
         s.next_contact_ids[i] = c.id;
@@ -231,8 +246,11 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         normal.lower = 0.0;
         normal.upper = HUGE_VAL;
         normal.findex = -1;
-        normal.compliance = pair.compliance;
-        normal.damping = pair.damping;
+        // On a cable the material's compliance and damping are per metre
+        // (m^2/N, N s/m^2): a sample standing for w metres is w times stiffer,
+        // so a resting cable sinks in evenly whatever its sampling.
+        normal.compliance = pair.compliance / p.weight;
+        normal.damping = pair.damping * p.weight;
         const bool closes_now = -c.depth <= -approach * h;
         if (pair.restitution > 0.0 && approach < -model.settings.restitution_threshold && closes_now) {
             normal.target_velocity = -pair.restitution * approach;
@@ -301,7 +319,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 row.coupling = coupling;
                 row.coupling_size = m;
                 row.contact_row0 = p.row0;
-                row.anchor_element = static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0]);
+                row.anchor_block = model.element_block[static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0])];
                 // A rigid unilateral contact row (impulse in [0, inf), no
                 // friction index: the normal row, the polyhedral cone's facet
                 // rows) is regularized (WorldSettings::contact_regularization):
@@ -326,9 +344,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                         for (int q = 0; q < 6; ++q) sum += d[q] * jp[q + 6 * col];
                         s.jacobian.push_back(sign * sum);
                     }
-                    s.response.insert(s.response.end(), s.jacobian.begin() + offset, s.jacobian.end());
-                    cholesky_solve(s.mass.data() + s.mass_offset[e], nv, s.response.data() + offset);
-                    row.blocks[row.block_count++] = RowBlock{e, offset};
+                    add_row_block(model, s, row, e, offset);
                 }
                 s.rows.push_back(row);
             }
@@ -345,15 +361,19 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                     const uint32_t nv = model.element_nv[e];
                     const double sign = side == 1 ? 1.0 : -1.0;
                     const double* jp = s.contact_jacobian.data() + p.jacobian[side];
-                    double generalized[64];
+                    const uint32_t block = model.element_block[e];
+                    const uint32_t first = model.element_block_offset[e];
+                    const uint32_t block_nv = model.blocks[block].nv;
+                    double* generalized = s.block_rhs.data();
+                    std::fill_n(generalized, block_nv, 0.0);
                     for (uint32_t col = 0; col < nv; ++col) {
                         double sum = 0.0;
                         for (int q = 0; q < 6; ++q) sum += imp[q] * jp[q + 6 * col];
-                        generalized[col] = sign * sum;
+                        generalized[first + col] = sign * sum;
                     }
-                    cholesky_solve(s.mass.data() + s.mass_offset[e], nv, generalized);
-                    double* v = s.v_free.data() + model.element_v_offset[e];
-                    for (uint32_t col = 0; col < nv; ++col) v[col] += generalized[col];
+                    solve_mass_block(model, s, block, generalized, first);
+                    double* v = s.v_free.data() + model.blocks[block].v_offset;
+                    for (uint32_t col = 0; col < block_nv; ++col) v[col] += generalized[col];
                 }
             }
         }

@@ -1,8 +1,20 @@
-// Stage 1: the free motion. For every element: its mass matrix M (factored),
-// its generalized forces f (gravity, gyroscopic, internal velocity terms)
-// plus the user's external forces, and the free velocity
-//     v* = v + h M^-1 f                       (seed000 2.1, Eq. 2.11a)
-// that the constraint impulses later correct: v+ = v* + M^-1 J^T z.
+// Stage 1: the free motion. For every mass block (a rigid body; a whole
+// cable): its matrix (factored), the generalized forces f (gravity,
+// gyroscopic, internal velocity terms) plus the user's external forces, and
+// the free velocity that the joint and contact impulses z later correct,
+//     v+ = v* + Mbar^-1 J^T z.
+// Without internal rows Mbar = M and v* = v + h M^-1 f (seed000 2.1,
+// Eq. 2.11a). A block's internal (strain) rows, compliant and bilateral,
+// are eliminated here rather than solved: each row's law c lambda = -phi -
+// d J v+ with phi(q+) = phi + h J v+ (the host's row law, solve_islands.cpp)
+// gives its impulse z_r = -(h gamma / c) J v+ - (h / c) phi, gamma = h + d c;
+// substituted into M v+ = M v + h f + J_A^T z_A:
+//     Mbar = M + J_A^T diag(h gamma / c) J_A + h^2 K,
+//     Mbar v* = M v + h f - J_A^T diag(h / c) phi_A,
+// K the rows' geometric stiffness (plugin_element.h internal_stiffness:
+// the tension that turns with the cable). This is the Schur complement of
+// the strain rows (seed000 2.9): the solvers then see joint and contact
+// rows only, with responses Mbar^-1 J^T (mass_blocks.cpp).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -14,40 +26,142 @@
 
 namespace pivot {
 
+namespace {
+
+// Adds one element's internal rows and stiffness to its matrix `mbar`
+// (nv x nv, column-major, holding M_e) and right-hand side `rhs` (holding
+// M_e v_e + h f_e): the elimination above.
+void eliminate_internal_rows(const ElementGroup& g, const StepScratch::InternalRows& in, uint32_t e, double h,
+                             double* mbar, double* rhs) {
+    const uint32_t nv = g.nv;
+    const double* stiffness = in.stiffness.data() + static_cast<size_t>(e) * nv * nv;
+    for (uint32_t k = 0; k < nv * nv; ++k) mbar[k] += h * h * stiffness[k];
+    for (uint32_t r = 0; r < in.row_counts[e]; ++r) {
+        const size_t index = static_cast<size_t>(e) * in.max_rows + r;
+        const pivot_row& row = in.rows[index];
+        const double* j = in.jacobians.data() + index * nv;
+        const double gamma = h + row.damping * row.compliance;
+        const double weight = h * gamma / row.compliance;
+        for (uint32_t b = 0; b < nv; ++b) {
+            if (j[b] == 0.0) continue;
+            for (uint32_t a = 0; a < nv; ++a) mbar[a + b * nv] += weight * j[a] * j[b];
+        }
+        if ((row.flags & PIVOT_ROW_NO_STABILIZATION) == 0) {
+            const double force = h * row.violation / row.compliance;
+            for (uint32_t a = 0; a < nv; ++a) rhs[a] -= force * j[a];
+        }
+    }
+}
+
+// Internal rows can be eliminated only if they are plain compliant rows.
+void check_internal_rows(const ElementGroup& g, const StepScratch::InternalRows& in) {
+    for (uint32_t e = 0; e < g.count; ++e) {
+        for (uint32_t r = 0; r < in.row_counts[e]; ++r) {
+            const pivot_row& row = in.rows[static_cast<size_t>(e) * in.max_rows + r];
+            if (!(row.compliance > 0.0) || row.findex >= 0 || row.target_velocity != 0.0 ||
+                row.lower != -HUGE_VAL || row.upper != HUGE_VAL) {
+                throw Error(fmt::format("{}: internal_rows: element {} row {} is not a compliant bilateral row "
+                                        "(compliance {} must be > 0, bounds (-inf, inf), no friction index, no "
+                                        "target velocity): internal rows are eliminated into the mass block",
+                                        describe(g.instance.plugin()), e, r, row.compliance));
+            }
+        }
+    }
+}
+
+}  // namespace
 
 void compute_element_dynamics(const WorldModel& model, const WorldState& state, StepScratch& s) {
     pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, state.time,
                          {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     const double h = model.settings.timestep;
-    for (const ElementGroup& g : model.element_groups) {
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const ElementGroup& g = model.element_groups[gi];
         if (g.count == 0) continue;
         const pivot_element_batch batch = element_batch(g, state);
         double* mass = s.mass.data() + s.mass_offset[g.first];
         CallResult r = checked_mass_matrix(g.instance, batch, mass);
         if (!r.ok()) throw Error(r.message);
-        double* forces = s.forces.data() + g.v_offset;
+        StepScratch::InternalRows& in = s.internal_rows[gi];
+        double* forces = in.forces.data();
         r = checked_generalized_forces(g.instance, batch, step, forces);
         if (!r.ok()) throw Error(r.message);
+        if (in.max_rows > 0) {
+            r = checked_internal_rows(g.instance, batch, step, in.max_rows, in.rows.data(), in.jacobians.data(),
+                                      in.row_counts.data());
+            if (!r.ok()) throw Error(r.message);
+            check_internal_rows(g, in);
+            r = checked_internal_stiffness(g.instance, batch, step, in.stiffness.data());
+            if (!r.ok()) throw Error(r.message);
+        }
+        const uint32_t nv = g.nv;
+
+        if (g.chain) {
+            // One sparse block over the chain's nodes.
+            const uint32_t block = model.element_block[g.first];
+            ChainMatrix& matrix = *s.chains[s.block_chain[block]];
+            double* v_free = s.v_free.data() + g.v_offset;
+            const double* v = state.v.data() + g.v_offset;
+            const double* applied = state.applied.data() + g.v_offset;
+            matrix.clear();
+            for (uint32_t i = 0; i < g.v_size(); ++i) v_free[i] = h * applied[i];
+            for (uint32_t e = 0; e < g.count; ++e) {
+                const double* m = mass + static_cast<size_t>(e) * nv * nv;
+                double* mbar = in.element_matrix.data();
+                double* rhs = in.element_rhs.data();
+                std::copy_n(m, nv * nv, mbar);
+                const double* ve = v + g.element_v(e);
+                for (uint32_t a = 0; a < nv; ++a) {
+                    double sum = h * forces[static_cast<size_t>(e) * nv + a];
+                    for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * ve[b];
+                    rhs[a] = sum;
+                }
+                if (in.max_rows > 0) eliminate_internal_rows(g, in, e, h, mbar, rhs);
+                matrix.add_element(e, mbar);
+                for (uint32_t a = 0; a < nv; ++a) v_free[g.element_v(e) + a] += rhs[a];
+            }
+            if (!matrix.factorize()) {
+                throw Error(fmt::format("{}: the iteration matrix of cable '{}' is not positive definite",
+                                        describe(g.instance.plugin()), s.chain_names[s.block_chain[block]]));
+            }
+            matrix.solve(v_free);
+            continue;
+        }
 
         for (uint32_t e = 0; e < g.count; ++e) {
             const uint32_t element = g.first + e;
-            double* m = mass + static_cast<size_t>(e) * g.nv * g.nv;
-            double* v_free = s.v_free.data() + g.v_offset + e * g.nv;
-            const double* v = state.v.data() + g.v_offset + e * g.nv;
+            double* m = mass + static_cast<size_t>(e) * nv * nv;
+            double* v_free = s.v_free.data() + g.v_offset + e * nv;
+            const double* v = state.v.data() + g.v_offset + e * nv;
             if (model.fixed[element]) {
-                std::fill(v_free, v_free + g.nv, 0.0);
+                std::fill(v_free, v_free + nv, 0.0);
                 continue;
             }
-            if (!cholesky_factor(m, g.nv)) {
+            // v* = v + h M^-1 (f + applied), or with internal rows
+            // Mbar^-1 (M v + h (f + applied) - J_A^T diag(h/c) phi_A).
+            const double* f = forces + static_cast<size_t>(e) * nv;
+            const double* applied = state.applied.data() + g.v_offset + e * nv;
+            const bool internal = in.max_rows > 0;
+            if (internal) {
+                double* rhs = in.element_rhs.data();
+                for (uint32_t a = 0; a < nv; ++a) {
+                    double sum = h * (f[a] + applied[a]);
+                    for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * v[b];
+                    rhs[a] = sum;
+                }
+                eliminate_internal_rows(g, in, e, h, m, rhs);
+                std::copy_n(rhs, nv, v_free);
+            } else {
+                for (uint32_t i = 0; i < nv; ++i) v_free[i] = h * (f[i] + applied[i]);
+            }
+            if (!cholesky_factor(m, nv)) {
                 throw Error(fmt::format("{}: the mass matrix of element {} is not positive definite",
                                         describe(g.instance.plugin()), e));
             }
-            // v* = v + h M^-1 (f + applied)
-            const double* f = forces + e * g.nv;
-            const double* applied = state.applied.data() + g.v_offset + e * g.nv;
-            for (uint32_t i = 0; i < g.nv; ++i) v_free[i] = h * (f[i] + applied[i]);
-            cholesky_solve(m, g.nv, v_free);
-            for (uint32_t i = 0; i < g.nv; ++i) v_free[i] += v[i];
+            cholesky_solve(m, nv, v_free);
+            if (!internal) {
+                for (uint32_t i = 0; i < nv; ++i) v_free[i] += v[i];
+            }
         }
     }
 }

@@ -15,10 +15,10 @@ void integrate_positions(const WorldModel& model, WorldState& state, StepScratch
     const double h = model.settings.timestep;
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
-        CallResult r = checked_integrate(g.instance, g.count, state.q.data() + g.q_offset,
+        CallResult r = checked_integrate(g.instance, g.node_count(), state.q.data() + g.q_offset,
                                          s.v_next.data() + g.v_offset, h, s.q_next.data() + g.q_offset);
         if (!r.ok()) throw Error(r.message);
-        for (uint32_t e = 0; e < g.count; ++e) {
+        for (uint32_t e = 0; e < g.count && !g.chain; ++e) {
             if (!model.fixed[g.first + e]) continue;  // immovable: keep q, zero v
             std::copy_n(state.q.data() + g.q_offset + e * g.nq, g.nq, s.q_next.data() + g.q_offset + e * g.nq);
             std::fill_n(s.v_next.data() + g.v_offset + e * g.nv, g.nv, 0.0);

@@ -1,7 +1,7 @@
-// Stage 4: islands. Elements coupled by a row are solved together; an island
-// is a connected component of the graph whose nodes are the moving elements
-// and whose edges are the rows (the world and fixed bodies do not connect
-// anything). Independent islands give independent, smaller problems.
+// Stage 4: islands. Mass blocks (a rigid body, a whole cable) coupled by a
+// row are solved together; an island is a connected component of the graph
+// whose nodes are the moving blocks and whose edges are the rows (the world
+// and fixed bodies do not connect anything). Independent islands give independent, smaller problems.
 // Deterministic: islands are numbered by their first row.
 #include <numeric>
 
@@ -22,12 +22,12 @@ uint32_t find_root(std::vector<uint32_t>& parent, uint32_t e) {
 }  // namespace
 
 void find_islands(const WorldModel& model, StepScratch& s) {
-    const uint32_t elements = model.element_count;
+    const auto blocks = static_cast<uint32_t>(model.blocks.size());
     std::iota(s.island_parent.begin(), s.island_parent.end(), 0u);
     for (const ProblemRow& row : s.rows) {
         if (row.block_count == 2) {
-            const uint32_t a = find_root(s.island_parent, row.blocks[0].element);
-            const uint32_t b = find_root(s.island_parent, row.blocks[1].element);
+            const uint32_t a = find_root(s.island_parent, row.blocks[0].block);
+            const uint32_t b = find_root(s.island_parent, row.blocks[1].block);
             if (a != b) s.island_parent[std::max(a, b)] = std::min(a, b);
         }
     }
@@ -36,7 +36,7 @@ void find_islands(const WorldModel& model, StepScratch& s) {
     s.island_count = 0;
     for (ProblemRow& row : s.rows) {
         const uint32_t root =
-            find_root(s.island_parent, row.block_count > 0 ? row.blocks[0].element : row.anchor_element);
+            find_root(s.island_parent, row.block_count > 0 ? row.blocks[0].block : row.anchor_block);
         if (s.island_of_root[root] == kNone) s.island_of_root[root] = s.island_count++;
         row.island = s.island_of_root[root];
     }
@@ -56,18 +56,18 @@ void find_islands(const WorldModel& model, StepScratch& s) {
             s.island_rows[cursor[row.island]++] = r;
         }
     }
-    // Rows touching each element (for assembling J M^-1 J^T).
-    std::fill(s.element_row_start.begin(), s.element_row_start.end(), 0u);
+    // Rows touching each block (for assembling J Mbar^-1 J^T).
+    std::fill(s.block_row_start.begin(), s.block_row_start.end(), 0u);
     for (const ProblemRow& row : s.rows) {
-        for (uint32_t b = 0; b < row.block_count; ++b) ++s.element_row_start[row.blocks[b].element + 1];
+        for (uint32_t b = 0; b < row.block_count; ++b) ++s.block_row_start[row.blocks[b].block + 1];
     }
-    for (uint32_t e = 0; e < elements; ++e) s.element_row_start[e + 1] += s.element_row_start[e];
-    s.element_rows.resize(s.element_row_start[elements]);
+    for (uint32_t b = 0; b < blocks; ++b) s.block_row_start[b + 1] += s.block_row_start[b];
+    s.block_rows.resize(s.block_row_start[blocks]);
     std::vector<uint32_t>& cursor = s.island_parent;  // free again: islands are assigned
-    for (uint32_t e = 0; e < elements; ++e) cursor[e] = s.element_row_start[e];
+    for (uint32_t b = 0; b < blocks; ++b) cursor[b] = s.block_row_start[b];
     for (uint32_t r = 0; r < s.rows.size(); ++r) {
         const ProblemRow& row = s.rows[r];
-        for (uint32_t b = 0; b < row.block_count; ++b) s.element_rows[cursor[row.blocks[b].element]++] = r;
+        for (uint32_t b = 0; b < row.block_count; ++b) s.block_rows[cursor[row.blocks[b].block]++] = r;
     }
 }
 

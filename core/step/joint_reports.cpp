@@ -40,9 +40,12 @@ void report_joints(const WorldModel& model, const WorldState& state, StepScratch
     for (uint32_t i = 0; i < s.contact_points.size(); ++i) {
         const collision::Contact& c = contacts[s.contact_points[i].collision_contact];
         ContactReport& r = s.contact_reports[i];
-        const int32_t ba = model.shapes[c.shape_a].body, bb = model.shapes[c.shape_b].body;
-        r.body1 = ba >= 0 ? s.body_of_element[static_cast<uint32_t>(ba)] : -1;
-        r.body2 = bb >= 0 ? s.body_of_element[static_cast<uint32_t>(bb)] : -1;
+        const int32_t ea = collision_element(model, s.collision.shape(c.shape_a).body);
+        const int32_t eb = collision_element(model, s.collision.shape(c.shape_b).body);
+        r.body1 = ea >= 0 ? s.body_of_element[static_cast<uint32_t>(ea)] : -1;
+        r.body2 = eb >= 0 ? s.body_of_element[static_cast<uint32_t>(eb)] : -1;
+        r.cable1 = ea >= 0 ? s.cable_of_element[static_cast<uint32_t>(ea)] : -1;
+        r.cable2 = eb >= 0 ? s.cable_of_element[static_cast<uint32_t>(eb)] : -1;
         for (int k = 0; k < 3; ++k) r.point[k] = c.position[k], r.normal[k] = c.normal[k];
         r.depth = c.depth;
         // The contact's total linear impulse on body 2: its rows' impulses

@@ -3,12 +3,12 @@
 // (12 values: v1, w1, v2, w2). Chaining them with each frame's 6 x nv twist
 // Jacobian gives the row's blocks on the elements' velocities,
 //     J_row,e = J_frame-part^T  J_frame,e        (one block per moving element),
-// and its response M_e^-1 J_row,e^T, which assembly and the velocity update use.
+// and its response Mbar^-1 J_row,e^T over the element's mass block, which
+// assembly and the velocity update use.
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "plugin_host/checked_calls.hpp"
-#include "step/dense_cholesky.hpp"
 #include "step/step_stages.hpp"
 
 namespace pivot {
@@ -55,10 +55,7 @@ void collect_joint_rows(const WorldModel& model, StepScratch& s) {
                         for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
                         s.jacobian.push_back(sum);
                     }
-                    // Response M^-1 J^T with the factored mass matrix.
-                    s.response.insert(s.response.end(), s.jacobian.begin() + offset, s.jacobian.end());
-                    cholesky_solve(s.mass.data() + s.mass_offset[a.element], nv, s.response.data() + offset);
-                    row.blocks[row.block_count++] = RowBlock{a.element, offset};
+                    add_row_block(model, s, row, a.element, offset);  // and its response Mbar^-1 J^T
                 }
                 if (row.block_count == 0) continue;  // between the world and fixed bodies: nothing moves
                 s.rows.push_back(row);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "step/step_stages.hpp"
 
 namespace pivot {
@@ -13,8 +15,42 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         }
     }
     s.mass.assign(mass_size, 0.0);
-    s.forces.assign(model.nv, 0.0);
     s.v_free.assign(model.nv, 0.0);
+    s.internal_rows.assign(model.element_groups.size(), {});
+    for (size_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const ElementGroup& g = model.element_groups[gi];
+        auto& in = s.internal_rows[gi];
+        const auto& f = g.instance.plugin().element;
+        in.max_rows = g.instance.plugin().has(PIVOT_ELEMENT_CAP_INTERNAL_ROWS) && f.max_internal_rows != nullptr
+                          ? f.max_internal_rows(g.instance.handle())
+                          : 0;
+        in.forces.assign(static_cast<size_t>(g.count) * g.nv, 0.0);
+        in.rows.assign(static_cast<size_t>(g.count) * in.max_rows, pivot_row{});
+        in.jacobians.assign(static_cast<size_t>(g.count) * in.max_rows * g.nv, 0.0);
+        in.row_counts.assign(g.count, 0);
+        in.stiffness.assign(in.max_rows > 0 ? static_cast<size_t>(g.count) * g.nv * g.nv : 0, 0.0);
+        in.element_matrix.assign(static_cast<size_t>(g.nv) * g.nv, 0.0);
+        in.element_rhs.assign(g.nv, 0.0);
+    }
+    // Chains: a sparse matrix each, analysed once here.
+    s.chains.clear();
+    s.chain_names.clear();
+    s.block_chain.assign(model.blocks.size(), UINT32_MAX);
+    uint32_t largest_block = 0;
+    for (uint32_t b = 0; b < model.blocks.size(); ++b) {
+        const MassBlock& block = model.blocks[b];
+        largest_block = std::max(largest_block, block.nv);
+        if (!block.chain) continue;
+        const ElementGroup& g = model.element_groups[block.group];
+        s.block_chain[b] = static_cast<uint32_t>(s.chains.size());
+        s.chains.push_back(std::make_unique<ChainMatrix>(g.count, g.node_nv));
+        std::string name = "?";
+        for (const CableRecord& c : model.cables) {
+            if (c.group == block.group) name = c.name;
+        }
+        s.chain_names.push_back(name);
+    }
+    s.block_rhs.assign(largest_block, 0.0);
     s.v_next.assign(model.nv, 0.0);
     s.q_next.assign(model.nq, 0.0);
 
@@ -66,33 +102,93 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.rows.reserve(max_rows_total);
     s.jacobian.reserve(jacobian_values);
     s.response.reserve(jacobian_values);
-    s.island_parent.assign(elements, 0);
-    s.island_of_root.assign(elements, 0);
-    s.island_row_start.reserve(elements + 1);
+    const auto blocks = static_cast<uint32_t>(model.blocks.size());
+    s.island_parent.assign(blocks, 0);
+    s.island_of_root.assign(blocks, 0);
+    s.island_row_start.reserve(blocks + 1);
     s.island_rows.reserve(max_rows_total);
-    s.element_row_start.assign(elements + 1, 0);
-    s.element_rows.reserve(2 * max_rows_total);
-    s.problems.reserve(elements);
+    s.block_row_start.assign(blocks + 1, 0);
+    s.block_rows.reserve(2 * max_rows_total);
+    s.problems.reserve(blocks);
     s.x.reserve(max_rows_total);
     s.reactions.assign(joints, JointReaction{});
 
     // Contacts: the collision world of the model's shapes; bodies joined by
     // a joint do not collide with each other.
+    // Cables collide through their contact samples: a sphere of the cable's
+    // radius at each, collision body element_count + sample.
     s.collision = collision::CollisionWorld();
     for (const collision::Shape& shape : model.shapes) s.collision.add_shape(shape);
-    std::vector<std::pair<int32_t, int32_t>> jointed;
-    for (const JointRecord& joint : model.joints) {
-        if (joint.frame1.element != Attachment::kWorld && joint.frame2.element != Attachment::kWorld) {
-            jointed.emplace_back(static_cast<int32_t>(joint.frame1.element), static_cast<int32_t>(joint.frame2.element));
-        }
+    const auto samples = static_cast<uint32_t>(model.contact_samples.size());
+    s.group_samples.assign(model.element_groups.size(), {});
+    std::vector<int32_t> cable_of_group(model.element_groups.size(), -1);
+    for (uint32_t c = 0; c < model.cables.size(); ++c) cable_of_group[model.cables[c].group] = static_cast<int32_t>(c);
+    for (uint32_t k = 0; k < samples; ++k) {
+        const WorldModel::ContactSample& sample = model.contact_samples[k];
+        const uint32_t group = model.element_group[sample.element];
+        const CableRecord& cable = model.cables[static_cast<uint32_t>(cable_of_group[group])];
+        collision::Shape sphere = collision::Shape::sphere(cable.radius);
+        sphere.material = cable.material;
+        sphere.body = static_cast<int32_t>(elements + k);
+        s.collision.add_shape(sphere);
+        auto& gs = s.group_samples[group];
+        if (gs.points.empty()) gs.first_sample = k;
+        gs.points.push_back({sample.element - model.element_groups[group].first, 0, {sample.s, 0.0, 0.0}});
     }
-    s.collision.broadphase().set_excluded_body_pairs(jointed);
-    s.body_poses.assign(elements, collision::Pose{});
-    s.body_speeds.assign(elements, collision::BodySpeed{});
+    for (size_t g = 0; g < s.group_samples.size(); ++g) {
+        auto& gs = s.group_samples[g];
+        gs.poses.assign(7 * gs.points.size(), 0.0);
+        gs.twists.assign(6 * gs.points.size(), 0.0);
+        gs.jacobians.assign(6 * model.element_groups[g].nv * gs.points.size(), 0.0);
+    }
+    // Bodies joined by a joint do not collide; nor do the samples of one
+    // cable (no self-contact), nor a cable's samples with a body it is
+    // attached to.
+    std::vector<std::pair<int32_t, int32_t>> excluded;
+    auto collision_bodies = [&](uint32_t element, std::vector<int32_t>& out) {
+        out.clear();
+        const uint32_t group = model.element_group[element];
+        if (cable_of_group[group] < 0) {
+            out.push_back(static_cast<int32_t>(element));
+            return;
+        }
+        for (uint32_t k = 0; k < samples; ++k) {
+            if (model.element_group[model.contact_samples[k].element] == group) out.push_back(static_cast<int32_t>(elements + k));
+        }
+    };
+    std::vector<int32_t> side1, side2;
+    for (const JointRecord& joint : model.joints) {
+        if (joint.frame1.element == Attachment::kWorld || joint.frame2.element == Attachment::kWorld) continue;
+        collision_bodies(joint.frame1.element, side1);
+        collision_bodies(joint.frame2.element, side2);
+        for (int32_t a : side1)
+            for (int32_t b : side2) excluded.emplace_back(a, b);
+    }
+    s.collision.broadphase().set_excluded_body_pairs(excluded);
+    // A cable's samples among themselves: by a filter on the cable of each
+    // collision body (a pair list would grow with the square of the samples).
+    s.collision_cable.assign(elements + samples, -1);
+    for (uint32_t k = 0; k < samples; ++k) {
+        s.collision_cable[elements + k] = cable_of_group[model.element_group[model.contact_samples[k].element]];
+    }
+    s.collision.broadphase().set_filter(
+        [](int32_t a, int32_t b, void* user) {
+            const auto& cable = *static_cast<const std::vector<int32_t>*>(user);
+            return a >= 0 && b >= 0 && cable[static_cast<uint32_t>(a)] >= 0 &&
+                   cable[static_cast<uint32_t>(a)] == cable[static_cast<uint32_t>(b)];
+        },
+        &s.collision_cable);
+    s.body_poses.assign(elements + samples, collision::Pose{});
+    s.body_speeds.assign(elements + samples, collision::BodySpeed{});
     s.group_contact_points.assign(model.element_groups.size(), {});
     s.friction_batches.assign(model.friction_instances.size(), {});
     s.body_of_element.assign(elements, -1);
     for (uint32_t b = 0; b < model.bodies.size(); ++b) s.body_of_element[model.bodies[b].element] = static_cast<int32_t>(b);
+    s.cable_of_element.assign(elements, -1);
+    for (uint32_t c = 0; c < model.cables.size(); ++c) {
+        const ElementGroup& g = model.element_groups[model.cables[c].group];
+        std::fill_n(s.cable_of_element.begin() + g.first, g.count, static_cast<int32_t>(c));
+    }
 }
 
 }  // namespace pivot

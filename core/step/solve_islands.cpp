@@ -1,13 +1,14 @@
 // Stage 5: one complementarity problem per island (ARCHITECTURE.md section 2,
 // seed000 2.1 Eq. 2.13b with the errata of 2.17), for the impulses z = h lambda:
-//     A = J M^-1 J^T + diag(c / (h g)),   g = h + d c,
+//     A = J Mbar^-1 J^T + diag(c / (h g)),   g = h + d c,
 //     w = A z + b,   b = J v* + phi / g - target,
 // with impulse bounds h*lower, h*upper (friction-index rows keep their
 // multipliers). For a bilateral row w = 0 reproduces the compliant
 // constitutive law c lambda = -phi(q+) - d J v+ linearized as
 // phi(q+) = phi + h J v+; c = 0 is a rigid row, corrected fully in one step.
 // Rows flagged NO_STABILIZATION (motors, velocity-level rows) leave phi out.
-// Then v+ = v* + M^-1 J^T z.
+// Then v+ = v* + Mbar^-1 J^T z (Mbar: the mass blocks' matrices, with a
+// cable's strain rows eliminated, element_dynamics.cpp).
 #include <algorithm>
 #include <cmath>
 
@@ -60,9 +61,9 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
         const bool stabilize = (r.flags & PIVOT_ROW_NO_STABILIZATION) == 0;
         double jv = 0.0;
         for (uint32_t b = 0; b < row.block_count; ++b) {
-            const uint32_t e = row.blocks[b].element;
-            jv += dot(s.jacobian.data() + row.blocks[b].offset, s.v_free.data() + model.element_v_offset[e],
-                      model.element_nv[e]);
+            const RowBlock& block = row.blocks[b];
+            jv += dot(s.jacobian.data() + block.offset,
+                      s.v_free.data() + model.blocks[block.block].v_offset + block.first, block.count);
         }
         p.b[k] = jv + (stabilize ? r.violation / gamma : 0.0) - r.target_velocity;
         if (row.findex >= 0) {
@@ -79,23 +80,26 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
         if (row.regularization > 0.0) {
             double a_kk = 0.0;
             for (uint32_t b = 0; b < row.block_count; ++b) {
-                const uint32_t nv = model.element_nv[row.blocks[b].element];
-                a_kk += dot(s.jacobian.data() + row.blocks[b].offset, s.response.data() + row.blocks[b].offset, nv);
+                const RowBlock& block = row.blocks[b];
+                a_kk += dot(s.jacobian.data() + block.offset, s.response.data() + block.response + block.first,
+                            block.count);
             }
             diagonal += row.regularization * a_kk;
         }
         const size_t column_start = p.values.size();
         for (uint32_t b = 0; b < row.block_count; ++b) {
-            const uint32_t e = row.blocks[b].element;
-            const uint32_t nv = model.element_nv[e];
-            const double* w_k = s.response.data() + row.blocks[b].offset;
-            for (uint32_t t = s.element_row_start[e]; t < s.element_row_start[e + 1]; ++t) {
-                const ProblemRow& other = s.rows[s.element_rows[t]];
-                const double* j_other = nullptr;
+            const uint32_t block = row.blocks[b].block;
+            const double* w_k = s.response.data() + row.blocks[b].response;
+            for (uint32_t t = s.block_row_start[block]; t < s.block_row_start[block + 1]; ++t) {
+                const ProblemRow& other = s.rows[s.block_rows[t]];
+                const RowBlock* on_block = nullptr;
                 for (uint32_t ob = 0; ob < other.block_count; ++ob) {
-                    if (other.blocks[ob].element == e) j_other = s.jacobian.data() + other.blocks[ob].offset;
+                    if (other.blocks[ob].block == block) on_block = &other.blocks[ob];
                 }
-                const double value = dot(j_other, w_k, nv);
+                // J_other Mbar^-1 J_k^T: the other row's Jacobian is nonzero
+                // on its element's velocities only.
+                const double value =
+                    dot(s.jacobian.data() + on_block->offset, w_k + on_block->first, on_block->count);
                 const uint32_t i = other.index_in_island;
                 if (dense) {
                     p.dense[i + static_cast<size_t>(k) * n] += value;
@@ -288,10 +292,10 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
                 s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = s.x[k];
             }
             for (uint32_t b = 0; b < row.block_count; ++b) {
-                const uint32_t e = row.blocks[b].element;
-                const double* w = s.response.data() + row.blocks[b].offset;
-                double* v = s.v_next.data() + model.element_v_offset[e];
-                for (uint32_t i = 0; i < model.element_nv[e]; ++i) v[i] += w[i] * s.x[k];
+                const MassBlock& block = model.blocks[row.blocks[b].block];
+                const double* w = s.response.data() + row.blocks[b].response;
+                double* v = s.v_next.data() + block.v_offset;
+                for (uint32_t i = 0; i < block.nv; ++i) v[i] += w[i] * s.x[k];
             }
         }
     }

@@ -3,20 +3,30 @@
 // that a step allocates nothing after the first. Each stage of core/step/
 // reads the model and the state and writes only its own part of this.
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "collision/collision_world.hpp"
+#include "step/chain_matrix.hpp"
 #include "lcp/lcp_problem.hpp"
 #include "world/world.hpp"
 
 namespace pivot {
 
-// The part of a row acting on one element: nv values at `offset` in
-// StepScratch::jacobian (J) and ::response (M^-1 J^T).
+// The part of a row acting on one mass block (WorldModel::blocks): its
+// Jacobian on one element, `count` values at `offset` in
+// StepScratch::jacobian, acting on the block's velocities first ..
+// first + count; and its response Mbar^-1 J^T over the whole block (the
+// block's nv values at `response` in StepScratch::response; for a rigid
+// body the two have the same length).
 struct RowBlock {
-    uint32_t element;  // global element index
-    uint32_t offset;   // into jacobian / response
+    uint32_t block;     // mass block
+    uint32_t offset;    // into jacobian
+    uint32_t first;     // the block velocity the Jacobian starts at
+    uint32_t count;     // Jacobian length (the element's nv)
+    uint32_t response;  // into response
 };
 
 // One row of the per-step problem, from a joint (later: elements, contacts).
@@ -33,8 +43,8 @@ struct ProblemRow {
     uint32_t index_in_island = 0;
     double regularization = 0.0;  // relative: adds regularization * A_kk to the diagonal (rigid contact rows)
     // A row acting on no velocity (block_count 0, e.g. the polyhedral cone's
-    // auxiliary row) belongs to the island of this element.
-    uint32_t anchor_element = 0;
+    // auxiliary row) belongs to the island of this mass block.
+    uint32_t anchor_block = 0;
     // Contact rows of a model with a coupling block (PIVOT_FRICTION_CAP_
     // STANDARD_LCP): the contact's m x m block (column-major) starts at
     // contact_coupling[coupling]; the contact's row r is s.rows[contact_row0 + r].
@@ -48,8 +58,26 @@ struct StepScratch {
     // in place (lower triangle); forces; the free velocity v* = v + h M^-1 f.
     std::vector<uint32_t> mass_offset;  // per element, into mass
     std::vector<double> mass;
-    std::vector<double> forces;         // model.nv
     std::vector<double> v_free;         // model.nv
+    // Per element group: generalized forces (count x nv, per element) and
+    // the internal rows with their stiffness, eliminated into the mass
+    // blocks (element_dynamics.cpp).
+    struct InternalRows {
+        uint32_t max_rows = 0;
+        std::vector<double> forces;
+        std::vector<pivot_row> rows;        // count x max_rows
+        std::vector<double> jacobians;      // count x max_rows x nv
+        std::vector<uint32_t> row_counts;   // count
+        std::vector<double> stiffness;      // count x nv x nv
+        std::vector<double> element_matrix; // nv x nv, one element's Mbar
+        std::vector<double> element_rhs;    // nv
+    };
+    std::vector<InternalRows> internal_rows;  // per element group
+    // Chains (cables): one sparse factorization per chain block.
+    std::vector<std::unique_ptr<ChainMatrix>> chains;
+    std::vector<std::string> chain_names;  // per chain: its cable, for messages
+    std::vector<uint32_t> block_chain;     // per block: index into chains, or UINT32_MAX
+    std::vector<double> block_rhs;         // largest block nv: one solve's right-hand side
 
     // Joint frames: per joint, 2 attachments; the 6 x nv Jacobian of each
     // attachment's twist w.r.t. its element's velocities.
@@ -78,13 +106,13 @@ struct StepScratch {
     std::vector<double> jacobian;  // J blocks
     std::vector<double> response;  // M^-1 J^T blocks (same layout)
 
-    // Islands: union-find over elements; rows grouped by island.
-    std::vector<uint32_t> island_parent;   // per element
-    std::vector<uint32_t> island_of_root;  // per element (root -> island index)
+    // Islands: union-find over mass blocks; rows grouped by island.
+    std::vector<uint32_t> island_parent;   // per block
+    std::vector<uint32_t> island_of_root;  // per block (root -> island index)
     std::vector<uint32_t> island_row_start;  // islands + 1
     std::vector<uint32_t> island_rows;       // row indices, grouped by island
-    std::vector<uint32_t> element_row_start; // per element + 1: rows touching it
-    std::vector<uint32_t> element_rows;
+    std::vector<uint32_t> block_row_start;   // per block + 1: rows touching it
+    std::vector<uint32_t> block_rows;
     uint32_t island_count = 0;
 
     // Per island problem and solution (reused).
@@ -102,8 +130,15 @@ struct StepScratch {
 
     // Contacts of this step.
     collision::CollisionWorld collision;
-    std::vector<collision::Pose> body_poses;  // per element
-    std::vector<collision::BodySpeed> body_speeds;  // per element, for the collision sweep
+    std::vector<collision::Pose> body_poses;  // per collision body (elements, then cable contact samples)
+    std::vector<collision::BodySpeed> body_speeds;  // the same, for the collision sweep
+    struct GroupSamples {  // per element group: its cable contact samples, asked of material_frames
+        std::vector<pivot_material_point> points;
+        std::vector<double> poses, twists, jacobians;
+        uint32_t first_sample = 0;  // index of the first in WorldModel::contact_samples
+    };
+    std::vector<GroupSamples> group_samples;
+    std::vector<int32_t> collision_cable;  // per collision body: its cable, or -1 (the broadphase filter)
     struct ContactPoint {
         uint32_t collision_contact;  // index in the collision world's contacts of this step
         int32_t element[2];     // moving element on side 0 (shape a) / 1 (shape b), or -1
@@ -114,6 +149,7 @@ struct StepScratch {
         uint32_t batch_index;   // its index among that instance's contacts of this step
         uint32_t row0;          // its first row in StepScratch::rows
         uint32_t row_count;     // rows the model wrote for it
+        double weight;          // m of cable a cable contact stands for (pivot_contact_point::weight), else 1
     };
     std::vector<ContactPoint> contact_points;
     std::vector<double> contact_coupling;     // coupling blocks of contacts that have one (ProblemRow::coupling)
@@ -138,7 +174,8 @@ struct StepScratch {
     std::vector<FrictionBatch> friction_batches;
     std::vector<double> contact_twists;        // per contact: twist of the point at v* on side 0, then side 1 (12)
     std::vector<double> contact_twists_start;  // the same at the step's start velocity v
-    std::vector<int32_t> body_of_element;  // body index of each element (for reports)
+    std::vector<int32_t> body_of_element;   // body index of each element (for reports), or -1
+    std::vector<int32_t> cable_of_element;  // cable index of each element (for reports), or -1
     // Next step's warm start and friction state, by contact id (sorted at the end of the step).
     std::vector<uint64_t> next_contact_ids;
     std::vector<double> next_contact_impulses;

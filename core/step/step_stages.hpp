@@ -12,7 +12,16 @@ class LcpSolverChain;
 // Sizes the scratch for the model (allocation happens here only).
 void prepare_step(const WorldModel& model, StepScratch& scratch);
 
-// element_dynamics.cpp: mass matrices (factored), forces, free velocity.
+// mass_blocks.cpp: x <- Mbar^-1 x over a mass block (x: the block's nv
+// values, zero before `first`); and a row's block on `element`, whose
+// Jacobian (the element's nv values) was just appended at
+// scratch.jacobian[offset]: its response is computed and the block added to
+// the row.
+void solve_mass_block(const WorldModel& model, const StepScratch& scratch, uint32_t block, double* x, uint32_t first);
+void add_row_block(const WorldModel& model, StepScratch& scratch, ProblemRow& row, uint32_t element, uint32_t offset);
+
+// element_dynamics.cpp: mass matrices (factored), forces, free velocity;
+// internal rows eliminated into the mass blocks.
 void compute_element_dynamics(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 
 // joint_frames.cpp: world pose, twist and Jacobian of every joint frame.

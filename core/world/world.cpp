@@ -82,13 +82,20 @@ Quatd conjugate_times(const Quatd& a, const Quatd& b) {  // a^* b
 
 }  // namespace
 
-pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state) {
-    return pivot_element_batch{g.count,
-                               g.item_stride,
-                               g.item_params.data(),
-                               state.q.data() + g.q_offset,
-                               state.v.data() + g.v_offset,
-                               g.q_reference.data()};
+pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state, const double* v) {
+    const double* q = state.q.data() + g.q_offset;
+    if (v == nullptr) v = state.v.data() + g.v_offset;
+    if (!g.chain) return pivot_element_batch{g.count, g.item_stride, g.item_params.data(), q, v, g.q_reference.data()};
+    // A chain stores nodes: element e is nodes e and e + 1, gathered into
+    // count x nq (the batch layout every element call reads).
+    g.gathered_q.resize(static_cast<size_t>(g.count) * g.nq);
+    g.gathered_v.resize(static_cast<size_t>(g.count) * g.nv);
+    for (uint32_t e = 0; e < g.count; ++e) {
+        std::copy_n(q + g.element_q(e), g.nq, g.gathered_q.data() + static_cast<size_t>(e) * g.nq);
+        std::copy_n(v + g.element_v(e), g.nv, g.gathered_v.data() + static_cast<size_t>(e) * g.nv);
+    }
+    return pivot_element_batch{g.count,          g.item_stride,       g.item_params.data(),
+                               g.gathered_q.data(), g.gathered_v.data(), g.q_reference.data()};
 }
 
 World::World(const PluginRegistry& registry, WorldSettings settings) : registry_(&registry) {
@@ -300,10 +307,12 @@ ElementGroup& World::rigid_group() {
     ElementGroup g;
     g.instance = PluginInstance(plugin, pack_params(plugin, ParamScope::instance, model_.settings.rigid_body_options,
                                                     "settings.rigid_body_options"));
-    g.nq = plugin.element.nodes_per_element * plugin.element.coords_per_node;
-    g.nv = plugin.element.nodes_per_element * plugin.element.velocities_per_node;
+    g.node_nq = plugin.element.coords_per_node;
+    g.node_nv = plugin.element.velocities_per_node;
+    g.nq = plugin.element.nodes_per_element * g.node_nq;
+    g.nv = plugin.element.nodes_per_element * g.node_nv;
     g.item_stride = plugin.item_param_count();
-    if (g.nq != 7 || g.nv != 6) {
+    if (g.nq != 7 || g.nv != 6 || plugin.has(PIVOT_ELEMENT_CAP_SHARED_NODES)) {
         throw Error(fmt::format("{}: a rigid-body element must have 7 coordinates and 6 velocities", describe(plugin)));
     }
     model_.element_groups.push_back(std::move(g));
@@ -316,21 +325,41 @@ void World::relayout() {
     model_.element_group.clear();
     model_.element_v_offset.clear();
     model_.element_nv.clear();
+    model_.blocks.clear();
+    model_.element_block.clear();
+    model_.element_block_offset.clear();
     for (uint32_t gi = 0; gi < model_.element_groups.size(); ++gi) {
         ElementGroup& g = model_.element_groups[gi];
         g.first = element;
         g.q_offset = q;
         g.v_offset = v;
+        if (g.chain && g.count > 0) {
+            model_.blocks.push_back({gi, element, g.count, v, g.v_size(), true});
+        }
         for (uint32_t e = 0; e < g.count; ++e) {
             model_.element_group.push_back(gi);
-            model_.element_v_offset.push_back(v + e * g.nv);
+            model_.element_v_offset.push_back(v + g.element_v(e));
             model_.element_nv.push_back(g.nv);
+            if (!g.chain) model_.blocks.push_back({gi, element + e, 1, v + g.element_v(e), g.nv, false});
+            model_.element_block.push_back(static_cast<uint32_t>(model_.blocks.size() - 1));
+            model_.element_block_offset.push_back(g.chain ? g.element_v(e) : 0);
         }
         element += g.count;
-        q += g.count * g.nq;
-        v += g.count * g.nv;
+        q += g.q_size();
+        v += g.v_size();
     }
     model_.element_count = element;
+    // Contact samples of the cables: Gauss-Legendre points of each element.
+    model_.contact_samples.clear();
+    for (const CableRecord& cable : model_.cables) {
+        const ElementGroup& g = model_.element_groups[cable.group];
+        for (uint32_t e = 0; e < g.count; ++e) {
+            const double length = g.item_params[static_cast<size_t>(e) * g.item_stride + cable.length_param];
+            for (uint32_t k = 0; k < cable.contact_points; ++k) {
+                model_.contact_samples.push_back({g.first + e, cable.contact_s[k], cable.contact_w[k] * length});
+            }
+        }
+    }
     model_.nq = q;
     model_.nv = v;
     uint32_t impulses = 0;
@@ -532,20 +561,247 @@ JointId World::add_joint(const JointDescription& joint) {
         item["length"] = joint.length ? *joint.length : std::sqrt(dot(d, d));
     }
     const auto params = pack_params(*plugin, ParamScope::item, item, where);
+    const Attachment frame1 = attach(joint.body1, origin1, frame, where + ": body1");
+    const Attachment frame2 = attach(joint.body2, origin2, frame, where + ": body2");
+    return insert_joint(joint.name, *plugin, params, frame1, frame2);
+}
 
+JointId World::insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,
+                            const Attachment& frame1, const Attachment& frame2) {
     JointRecord record;
-    record.name = joint.name;
-    record.frame1 = attach(joint.body1, origin1, frame, where + ": body1");
-    record.frame2 = attach(joint.body2, origin2, frame, where + ": body2");
-    record.group = joint_group(*plugin);
+    record.name = std::move(name);
+    record.frame1 = frame1;
+    record.frame2 = frame2;
+    record.group = joint_group(plugin);
     JointGroup& g = model_.joint_groups[record.group];
     record.member = g.count++;
     g.item_params.insert(g.item_params.end(), params.begin(), params.end());
     g.joints.push_back(static_cast<uint32_t>(model_.joints.size()));
+    joint_by_name_.emplace(record.name, static_cast<JointId>(model_.joints.size()));
     model_.joints.push_back(std::move(record));
-    joint_by_name_.emplace(joint.name, static_cast<JointId>(model_.joints.size() - 1));
     relayout();
     return static_cast<JointId>(model_.joints.size() - 1);
+}
+
+CableId World::add_cable(const CableDescription& cable) {
+    const std::string where = fmt::format("cable '{}'", cable.name);
+    if (cable.name.empty()) throw Error("cable: name must not be empty");
+    if (cable.name == "world" || body_by_name_.count(cable.name) ||
+        std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == cable.name; })) {
+        throw Error(where + ": name: another body or cable already has this name (or it is 'world')");
+    }
+    if (!all_finite(cable.start.data(), 3)) throw Error(where + ": start: must be 3 finite numbers");
+    if (!all_finite(cable.end.data(), 3)) throw Error(where + ": end: must be 3 finite numbers");
+    const Vec3d chord = {cable.end[0] - cable.start[0], cable.end[1] - cable.start[1], cable.end[2] - cable.start[2]};
+    const double length = std::sqrt(dot(chord, chord));
+    if (!(length > 1e-9)) throw Error(where + ": end: must differ from start (the cable needs a length)");
+    if (cable.elements < 1 || cable.elements > 100000) {
+        throw Error(fmt::format("{}: elements: must be in 1..100000, got {}", where, cable.elements));
+    }
+    auto positive = [&](double value, const char* field, const char* unit) {
+        if (!(value > 0.0) || !std::isfinite(value)) {
+            throw Error(fmt::format("{}: {}: must be a positive number of {}, got {}", where, field, unit, value));
+        }
+    };
+    positive(cable.radius, "radius", "m");
+    positive(cable.density, "density", "kg/m^3");
+    positive(cable.youngs_modulus, "youngs_modulus", "Pa");
+    if (!(cable.damping >= 0.0) || !std::isfinite(cable.damping)) {
+        throw Error(fmt::format("{}: damping: must be a finite number >= 0 s, got {}", where, cable.damping));
+    }
+    const std::string id = cable.type.find('.') == std::string::npos ? "pivot.element." + cable.type : cable.type;
+    const PluginRecord* plugin = registry_->find(id);
+    if (plugin == nullptr || plugin->kind != PIVOT_KIND_ELEMENT) {
+        throw Error(fmt::format("{}: type: no element plugin '{}' is loaded", where, cable.type));
+    }
+    if (!plugin->has(PIVOT_ELEMENT_CAP_SHARED_NODES) || plugin->element.geometry != PIVOT_ELEMENT_GEOMETRY_CURVE) {
+        throw Error(fmt::format("{}: type: '{}' is not a cable element (it needs shared nodes and curve geometry)",
+                                where, plugin->id));
+    }
+    const auto material = std::find_if(model_.materials.begin(), model_.materials.end(),
+                                       [&](const MaterialDescription& m) { return m.name == cable.material; });
+    if (material == model_.materials.end()) {
+        throw Error(fmt::format("{}: material: no material named '{}'", where, cable.material));
+    }
+    nlohmann::json options = {{"radius", cable.radius},
+                              {"density", cable.density},
+                              {"youngs_modulus", cable.youngs_modulus},
+                              {"damping", cable.damping}};
+    if (cable.gauss_points) options["gauss_points"] = *cable.gauss_points;
+    if (cable.geometric_stiffness) options["geometric_stiffness"] = *cable.geometric_stiffness;
+    const double element_length = length / cable.elements;
+
+    ElementGroup g;
+    g.instance = PluginInstance(*plugin, pack_params(*plugin, ParamScope::instance, options, where));
+    g.chain = true;
+    g.node_nq = plugin->element.coords_per_node;
+    g.node_nv = plugin->element.velocities_per_node;
+    g.nq = 2 * g.node_nq;
+    g.nv = 2 * g.node_nv;
+    g.item_stride = plugin->item_param_count();
+    g.count = cable.elements;
+    const auto item = pack_params(*plugin, ParamScope::item, nlohmann::json{{"length", element_length}}, where);
+    uint32_t length_param = 0;
+    for (const ParamSpec& p : plugin->params) {
+        if (!p.per_item()) continue;
+        if (p.name == "length") break;
+        length_param += p.length;
+    }
+    for (uint32_t e = 0; e < cable.elements; ++e) g.item_params.insert(g.item_params.end(), item.begin(), item.end());
+    // Nodes on the straight line, the tangent as each node's x axis.
+    const Vec3d axis = {chord[0] / length, chord[1] / length, chord[2] / length};
+    const Quatd frame = frame_with_x(axis);
+    std::vector<double> q(static_cast<size_t>(cable.elements + 1) * g.node_nq);
+    for (uint32_t n = 0; n <= cable.elements; ++n) {
+        const double t = static_cast<double>(n) / cable.elements;
+        const double pose[7] = {cable.start[0] + t * chord[0], cable.start[1] + t * chord[1],
+                                cable.start[2] + t * chord[2], frame[0], frame[1], frame[2], frame[3]};
+        CallResult r = checked_node_coordinates(g.instance, pose, q.data() + static_cast<size_t>(n) * g.node_nq);
+        if (!r.ok()) throw Error(fmt::format("{}: {}", where, r.message));
+    }
+    for (uint32_t e = 0; e < cable.elements; ++e) {
+        g.q_reference.insert(g.q_reference.end(), q.begin() + g.element_q(e), q.begin() + g.element_q(e) + g.nq);
+    }
+    // The element must accept its reference (a plugin checks it here, not at
+    // the first step): its mass matrices.
+    {
+        std::vector<double> mass(static_cast<size_t>(g.count) * g.nv * g.nv);
+        const std::vector<double> v(static_cast<size_t>(g.count) * g.nv, 0.0);
+        std::vector<double> gathered(g.q_reference);
+        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), gathered.data(), v.data(),
+                                        g.q_reference.data()};
+        CallResult r = checked_mass_matrix(g.instance, batch, mass.data());
+        if (!r.ok()) throw Error(fmt::format("{}: {}", where, r.message));
+    }
+    // Attachments: resolved before anything changes, so a bad one leaves the world as it was.
+    struct Pin {
+        uint32_t node;
+        const CableAttachment* a;
+    };
+    std::vector<Pin> pins;
+    for (size_t k = 0; k < cable.attach.size(); ++k) {
+        const CableAttachment& a = cable.attach[k];
+        const std::string at = fmt::format("{}: attach[{}]", where, k);
+        const int64_t node = a.node < 0 ? static_cast<int64_t>(cable.elements) + 1 + a.node : a.node;
+        if (node < 0 || node > static_cast<int64_t>(cable.elements)) {
+            throw Error(fmt::format("{}: node: {} is not a node of the cable (0 .. {}, or -1 / \"last\")", at, a.node,
+                                    cable.elements));
+        }
+        if (a.type != "spherical" && a.type != "fixed") {
+            throw Error(fmt::format("{}: type: '{}' is not an attachment type (spherical, fixed)", at, a.type));
+        }
+        if (a.body != "world" && !body_by_name_.count(a.body)) {
+            throw Error(fmt::format("{}: body: no body named '{}' (use \"world\" for the fixed world frame)", at,
+                                    a.body));
+        }
+        pins.push_back({static_cast<uint32_t>(node), &a});
+    }
+
+    CableRecord record;
+    record.name = cable.name;
+    record.material = static_cast<uint32_t>(material - model_.materials.begin());
+    record.radius = cable.radius;
+    record.length_param = length_param;
+    // Contact samples: Gauss-Legendre points on [0, 1] (3 points: exact for
+    // the distributed load of a cubic element up to degree 5).
+    const double r15 = std::sqrt(0.6);
+    const double s3[3] = {0.5 * (1.0 - r15), 0.5, 0.5 * (1.0 + r15)};
+    const double w3[3] = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
+    std::copy(s3, s3 + 3, record.contact_s);
+    std::copy(w3, w3 + 3, record.contact_w);
+
+    model_.element_groups.push_back(std::move(g));
+    record.group = static_cast<uint32_t>(model_.element_groups.size() - 1);
+    const ElementGroup& added = model_.element_groups.back();
+    state_.q.insert(state_.q.end(), q.begin(), q.end());
+    state_.v.insert(state_.v.end(), added.v_size(), 0.0);
+    state_.applied.insert(state_.applied.end(), added.v_size(), 0.0);
+    model_.fixed.insert(model_.fixed.end(), added.count, 0);
+    model_.cables.push_back(std::move(record));
+    const auto cable_id = static_cast<CableId>(model_.cables.size() - 1);
+    relayout();
+
+    // Pins: the node (a material point of its element) and the body or the
+    // world, frames coinciding now; "fixed" is a revolute joint about the
+    // tangent (the element has no torsion to clamp).
+    const PluginRecord& spherical = registry_->require(PIVOT_KIND_JOINT, "pivot.joint.spherical");
+    const PluginRecord& revolute = registry_->require(PIVOT_KIND_JOINT, "pivot.joint.revolute");
+    for (size_t k = 0; k < pins.size(); ++k) {
+        const uint32_t node = pins[k].node;
+        const uint32_t e = std::min(node, cable.elements - 1);
+        const double s_node = node == cable.elements ? 1.0 : 0.0;
+        const std::string joint_name = fmt::format("{}/attach{}", cable.name, k);
+        const std::string at = fmt::format("{}: attach[{}]", where, k);
+        double pose[7], twist[6];
+        cable_point(cable_id, e, s_node, pose, twist);
+        const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
+        const bool fixed = pins[k].a->type == "fixed";
+        const Quatd joint_frame = fixed ? frame_with_x(normalized(cable_node_tangent(cable_id, node), at)) : Quatd{1, 0, 0, 0};
+        Attachment on_cable;
+        on_cable.element = model_.element_groups[model_.cables[cable_id].group].first + e;
+        on_cable.local_point = {s_node, 0.0, 0.0};
+        on_cable.local_rotation = conjugate_times(material_rotation, joint_frame);
+        const Attachment on_body = attach(pins[k].a->body, {pose[0], pose[1], pose[2]}, joint_frame, at + ": body");
+        const PluginRecord& joint_plugin = fixed ? revolute : spherical;
+        const auto params = pack_params(joint_plugin, ParamScope::item, nlohmann::json::object(), at);
+        const JointId j = insert_joint(joint_name, joint_plugin, params, on_cable, on_body);
+        model_.cables[cable_id].attachment_joints.push_back(j);
+    }
+    return cable_id;
+}
+
+CableId World::cable(std::string_view name) const {
+    for (uint32_t c = 0; c < model_.cables.size(); ++c) {
+        if (model_.cables[c].name == name) return c;
+    }
+    throw Error(fmt::format("no cable named '{}'", name));
+}
+
+uint32_t World::cable_node_count(CableId c) const {
+    return model_.element_groups[model_.cables.at(c).group].node_count();
+}
+
+void World::cable_point(CableId c, uint32_t element, double s, double pose[7], double twist[6]) const {
+    const ElementGroup& g = model_.element_groups[model_.cables.at(c).group];
+    if (element >= g.count || !(s >= 0.0 && s <= 1.0)) {
+        throw Error(fmt::format("cable '{}': no point at element {}, s = {}", model_.cables[c].name, element, s));
+    }
+    Attachment a;
+    a.element = g.first + element;
+    a.local_point = {s, 0.0, 0.0};
+    attachment_frame(a, pose, twist);
+}
+
+namespace {
+// Element and material coordinate of a cable node.
+std::pair<uint32_t, double> node_point(uint32_t node, uint32_t elements) {
+    return node >= elements ? std::pair{elements - 1, 1.0} : std::pair{node, 0.0};
+}
+}  // namespace
+
+std::array<double, 3> World::cable_node_position(CableId c, uint32_t node) const {
+    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
+    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
+    double pose[7], twist[6];
+    cable_point(c, e, s, pose, twist);
+    return {pose[0], pose[1], pose[2]};
+}
+
+std::array<double, 3> World::cable_node_velocity(CableId c, uint32_t node) const {
+    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
+    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
+    double pose[7], twist[6];
+    cable_point(c, e, s, pose, twist);
+    return {twist[0], twist[1], twist[2]};
+}
+
+std::array<double, 3> World::cable_node_tangent(CableId c, uint32_t node) const {
+    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
+    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
+    double pose[7], twist[6];
+    cable_point(c, e, s, pose, twist);
+    const Mat3 r = rotation({pose[3], pose[4], pose[5], pose[6]});
+    return {r[0][0], r[1][0], r[2][0]};
 }
 
 BodyId World::body(std::string_view name) const {
@@ -700,9 +956,10 @@ void World::attachment_frame(const Attachment& a, double pose[7], double twist[6
     }
     const ElementGroup& g = model_.element_groups[model_.element_group[a.element]];
     const uint32_t e = a.element - g.first;
+    // One element: its nodes are contiguous in the state, shared or not.
     const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + e * g.item_stride,
-                                    state_.q.data() + g.q_offset + e * g.nq, state_.v.data() + g.v_offset + e * g.nv,
-                                    g.q_reference.data() + e * g.nq};
+                                    state_.q.data() + g.q_offset + g.element_q(e),
+                                    state_.v.data() + g.v_offset + g.element_v(e), g.q_reference.data() + e * g.nq};
     const pivot_material_point point{0, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}};
     double raw_pose[7];
     std::vector<double> jacobian(6 * g.nv);

@@ -64,6 +64,7 @@ struct ElementGroup {
 struct WorldState;
 pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state, const double* v = nullptr);
 
+
 // A mass block: the velocities solved together by one factorization of
 // the block's matrix. A rigid body (or any element without shared nodes) is
 // a block of its own; a chain (a cable) is one block over all its nodes,
@@ -81,10 +82,15 @@ struct MassBlock {
 
 // A cable: a chain element group and its contact sample points.
 struct CableRecord {
+    static constexpr uint32_t kContactPoints = 3;  // contact samples per element
     std::string name;
     uint32_t group = 0;                     // element group (one per cable)
     uint32_t material = 0;                  // contact material index
     double radius = 0.0;                    // m
+    uint32_t length_param = 0;              // offset of the per-item "length" in the group's item params
+    uint32_t contact_points = kContactPoints;
+    double contact_s[kContactPoints] = {};  // Gauss-Legendre points on [0, 1]
+    double contact_w[kContactPoints] = {};  // and weights (sum 1)
     std::vector<uint32_t> attachment_joints;  // joints created for its "attach" entries
 };
 
@@ -134,8 +140,10 @@ const char* step_stage_name(StepStage stage);
 
 // A contact of the last step (world frame; the normal from body 1 to body 2).
 struct ContactReport {
-    int32_t body1 = -1;  // body index, or -1 for the world (static shapes)
+    int32_t body1 = -1;  // body index, or -1 for the world (static shapes) or a cable
     int32_t body2 = -1;
+    int32_t cable1 = -1;  // cable index when that side is a cable, else -1
+    int32_t cable2 = -1;
     std::array<double, 3> point{};
     std::array<double, 3> normal{};
     double depth = 0.0;  // m, > 0 when penetrating
@@ -228,6 +236,15 @@ struct WorldModel {
     // (`pivot run --dump-lcp`); empty, it costs one test per island.
     std::function<void(uint32_t island, const LcpProblem& problem)> lcp_observer;
 };
+
+// The element a collision body moves with: rigid bodies are their element;
+// cable contact samples, numbered after the elements, their cable element;
+// -1 for the world (static shapes).
+inline int32_t collision_element(const WorldModel& model, int32_t body) {
+    if (body < 0) return -1;
+    const auto b = static_cast<uint32_t>(body);
+    return b < model.element_count ? body : static_cast<int32_t>(model.contact_samples[b - model.element_count].element);
+}
 
 // The state: what changes from step to step.
 struct WorldState {
@@ -338,6 +355,9 @@ public:
 private:
     ElementGroup& rigid_group();
     uint32_t joint_group(const PluginRecord& plugin);
+    // Adds a joint of `plugin` between two attachments (item params packed).
+    JointId insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,
+                         const Attachment& frame1, const Attachment& frame2);
     Attachment attach(std::string_view body, const std::array<double, 3>& point,
                       const std::array<double, 4>& frame, const std::string& joint) const;
     // Why `friction_model` cannot be solved by `solver_id` (a standard-LCP

@@ -140,6 +140,7 @@ struct CableDescription {
     double youngs_modulus = 2e11;                  // Pa, > 0
     std::optional<uint32_t> gauss_points;          // per element; default the plugin's
     double damping = 0.0;                          // s: Kelvin-Voigt time constant (plugin "damping")
+    std::optional<double> geometric_stiffness;     // [0, 1]: plugin "geometric_stiffness" (default the plugin's)
     std::string material = "default";              // contact material
     std::vector<CableAttachment> attach;
 };

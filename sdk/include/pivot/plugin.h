@@ -60,6 +60,11 @@
  *                pivot_contact_bodies and the tail function
  *                pivot_friction_functions.build_with_bodies (body-fixed
  *                friction directions: anisotropic laws).
+ * 1.2 (2026-11)  Chains of elements with shared nodes (cables):
+ *                PIVOT_ELEMENT_CAP_SHARED_NODES, and the element tail
+ *                functions node_coordinates (place an undeformed node) and
+ *                internal_stiffness (geometric stiffness of the internal
+ *                rows, for implicit integration of tension).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -127,7 +132,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 1u
+#define PIVOT_ABI_MINOR 2u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

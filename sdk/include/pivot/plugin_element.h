@@ -32,6 +32,16 @@ extern "C" {
                                        and again when parameters change        */
 #define PIVOT_ELEMENT_CAP_INTERNAL_ROWS ((uint64_t)1 << 1) /* has compliant
                                        internal rows (strains)                 */
+/* ABI 1.2. The elements of one instance form ONE chain: element e uses nodes
+   e and e + 1 (nodes_per_element must be 2), so an instance of count
+   elements has count + 1 nodes and the host gathers each element's 2 nodes
+   into the batch. The host creates one instance per chain (per cable) and
+   solves the chain's velocities together: its mass matrices summed over the
+   shared nodes, with the internal rows eliminated into that matrix (the
+   rows must then be bilateral, unbounded, without friction index or target
+   velocity, with compliance > 0; they never reach a solver plugin).
+   Requires node_coordinates.                                              */
+#define PIVOT_ELEMENT_CAP_SHARED_NODES ((uint64_t)1 << 2)
 
 /* How collision geometry is attached to an element. */
 typedef enum pivot_element_geometry {
@@ -142,6 +152,34 @@ typedef struct pivot_element_functions {
     pivot_status (*energy)(const void* instance, const pivot_element_batch* batch,
                            const pivot_step_info* step, double* kinetic,
                            double* gravitational, double* elastic);
+
+    /* ---- ABI 1.2 (absent in older plugins: see plugin.h on struct_size) -- */
+
+    /*
+     * [build] The coordinates (coords_per_node doubles) of a node placed
+     * undeformed at `pose` (x y z, quaternion w x y z: for a curve the x
+     * axis is the tangent), written to q_node. The host builds a chain from
+     * these (a straight cable: every node on the line, x axis along it) and
+     * gives the elements' reference configuration the same values. Required
+     * with PIVOT_ELEMENT_CAP_SHARED_NODES, else may be NULL. Any thread,
+     * no allocation.
+     */
+    pivot_status (*node_coordinates)(const void* instance, const double pose[7], double* q_node);
+
+    /*
+     * [step] The geometric (initial-stress) stiffness of the internal rows
+     * at the batch's configuration: for each element an nv x nv symmetric
+     * positive semidefinite matrix K, column-major at stiffness + e*nv*nv,
+     * such that the internal forces F = J^T lambda change as
+     * dF = -(J^T C^-1 J + K) dq; K is the part from the rotation of J under
+     * stress, sum_i lambda_i d^2 phi_i / dq^2 (e.g. a cable's tension: in a
+     * thin tensioned cable it, not the bending rows, stiffens sideways
+     * motion). The host adds h^2 K to the iteration matrix (linearly
+     * implicit integration of the internal forces). A plugin returns only
+     * the semidefinite part (compression dropped). Optional: NULL = zero.
+     */
+    pivot_status (*internal_stiffness)(const void* instance, const pivot_element_batch* batch,
+                                       const pivot_step_info* step, double* stiffness);
 } pivot_element_functions;
 
 #ifdef __cplusplus
