@@ -52,9 +52,8 @@ void Broadphase::set_excluded_body_pairs(const std::vector<std::pair<std::int32_
 
 bool Broadphase::skip(std::int32_t body_a, std::int32_t body_b) const {
     if (body_a == body_b) return true;  // same body, or both static
-    if (!excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), body_key(body_a, body_b)))
-        return true;
-    return filter_ != nullptr && filter_(body_a, body_b, filter_user_);
+    if (filter_ != nullptr && filter_(body_a, body_b, filter_user_)) return true;  // the cheaper test first
+    return !excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), body_key(body_a, body_b));
 }
 
 const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInstance>& shapes, double margin) {

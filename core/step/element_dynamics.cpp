@@ -42,14 +42,19 @@ void eliminate_internal_rows(const ElementGroup& g, const StepScratch::InternalR
         const double* j = in.jacobians.data() + index * nv;
         const double gamma = h + row.damping * row.compliance;
         const double weight = h * gamma / row.compliance;
+        // Upper triangle only: the chain matrix and the dense Cholesky
+        // (which reads the lower) are symmetric; the lower is mirrored below.
         for (uint32_t b = 0; b < nv; ++b) {
-            if (j[b] == 0.0) continue;
-            for (uint32_t a = 0; a < nv; ++a) mbar[a + b * nv] += weight * j[a] * j[b];
+            const double wj = weight * j[b];
+            for (uint32_t a = 0; a <= b; ++a) mbar[a + b * nv] += wj * j[a];
         }
         if ((row.flags & PIVOT_ROW_NO_STABILIZATION) == 0) {
             const double force = h * row.violation / row.compliance;
             for (uint32_t a = 0; a < nv; ++a) rhs[a] -= force * j[a];
         }
+    }
+    for (uint32_t b = 0; b < nv; ++b) {
+        for (uint32_t a = b + 1; a < nv; ++a) mbar[a + b * nv] = mbar[b + a * nv];
     }
 }
 

@@ -702,13 +702,24 @@ CableId World::add_cable(const CableDescription& cable) {
     record.material = static_cast<uint32_t>(material - model_.materials.begin());
     record.radius = cable.radius;
     record.length_param = length_param;
-    // Contact samples: Gauss-Legendre points on [0, 1] (3 points: exact for
-    // the distributed load of a cubic element up to degree 5).
-    const double r15 = std::sqrt(0.6);
-    const double s3[3] = {0.5 * (1.0 - r15), 0.5, 0.5 * (1.0 + r15)};
-    const double w3[3] = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
-    std::copy(s3, s3 + 3, record.contact_s);
-    std::copy(w3, w3 + 3, record.contact_w);
+    // Contact samples: Gauss-Legendre points on [0, 1], about one per
+    // cable diameter of element length, 1 to 3 (3 integrate the distributed
+    // load of a cubic element exactly up to degree 5): elements shorter
+    // than the cable is thick need no more than their midpoint.
+    const double r3 = std::sqrt(0.6), r2 = 1.0 / std::sqrt(3.0);
+    const double diameters = element_length / (2.0 * cable.radius);
+    record.contact_points = diameters > 2.0 ? 3u : (diameters > 1.0 ? 2u : 1u);
+    if (record.contact_points == 3) {
+        const double s3[3] = {0.5 * (1.0 - r3), 0.5, 0.5 * (1.0 + r3)};
+        const double w3[3] = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
+        std::copy(s3, s3 + 3, record.contact_s);
+        std::copy(w3, w3 + 3, record.contact_w);
+    } else if (record.contact_points == 2) {
+        record.contact_s[0] = 0.5 * (1.0 - r2), record.contact_s[1] = 0.5 * (1.0 + r2);
+        record.contact_w[0] = record.contact_w[1] = 0.5;
+    } else {
+        record.contact_s[0] = 0.5, record.contact_w[0] = 1.0;
+    }
 
     model_.element_groups.push_back(std::move(g));
     record.group = static_cast<uint32_t>(model_.element_groups.size() - 1);
