@@ -95,6 +95,15 @@ double JsonAt::number() const {
     return v;
 }
 
+int64_t JsonAt::integer() const {
+    if (!value_->is_number()) fail("expected a whole number, got " + describe_json(*value_));
+    // Up to 2^53 (far beyond any count) a whole number is an exact double, however the file wrote it.
+    constexpr double kLimit = 9007199254740992.0;
+    const double v = value_->get<double>();
+    if (!(std::abs(v) <= kLimit) || std::trunc(v) != v) fail("expected a whole number, got " + describe_json(*value_));
+    return static_cast<int64_t>(v);
+}
+
 std::string JsonAt::string() const {
     if (!value_->is_string()) fail("expected a string, got " + describe_json(*value_));
     return value_->get<std::string>();

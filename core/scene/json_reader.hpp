@@ -5,6 +5,7 @@
 // or 9 numbers, got 2". The scene loader reads through this only, so no
 // value reaches a world unchecked (no wrong type, no NaN or infinity).
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -43,6 +44,7 @@ public:
 
     // Checked conversions; each fails with the expected and the found type.
     double number() const;                   // finite
+    int64_t integer() const;                 // a whole number (10, 10.0 and 1e1 alike), |value| <= 2^53
     std::string string() const;
     std::string nonempty_string() const;
     bool boolean() const;

@@ -1,12 +1,15 @@
 // Reads a scene document top-down into World's build calls: settings (and
 // plugin_paths first, since everything else may name their plugins),
-// materials, material pairs, bodies, static shapes, joints. The structure
+// materials, material pairs, bodies, static shapes, cables (they attach to
+// bodies), joints (whose names must not clash with the cables' attachment
+// joints, "<cable>/attach<k>"). The structure
 // (keys, types, references between objects) is checked here, where the JSON
 // Pointer is known; value ranges are World's own checks, whose messages get
 // the file and the pointer prepended, so no rule is written twice.
 #include "scene/scene_loader.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <set>
@@ -70,11 +73,11 @@ public:
         // An empty settings object stands for an absent one.
         const nlohmann::json no_settings = nlohmann::json::object();
         read_settings(top.optional("settings").value_or(JsonAt(no_settings, "/settings", root.source())));
-        if (auto cables = top.optional("cables")) check_cables(*cables);
         if (auto materials = top.optional("materials")) read_materials(*materials);
         if (auto pairs = top.optional("material_pairs")) read_material_pairs(*pairs);
         if (auto bodies = top.optional("bodies")) read_bodies(*bodies);
         if (auto shapes = top.optional("static_shapes")) read_static_shapes(*shapes);
+        if (auto cables = top.optional("cables")) read_cables(*cables);
         if (auto joints = top.optional("joints")) read_joints(*joints);
         return std::move(world_);
     }
@@ -150,15 +153,6 @@ private:
     std::string solver_id(const JsonAt& at) const {
         const std::string name = at.nonempty_string();
         return at_pointer(at, [&] { return registry_.require(PIVOT_KIND_SOLVER, name).id; });
-    }
-
-    // --- cables ---------------------------------------------------------
-
-    void check_cables(const JsonAt& at) const {
-        if (at.array_size() == 0) return;
-        at[0].fail(
-            "ANCF cables need the element plugin 'pivot.element.ancf_cable', which this version of Pivot "
-            "does not have (cables are not supported yet; see docs/scene-format.md)");
     }
 
     // --- materials ------------------------------------------------------
@@ -356,6 +350,11 @@ private:
 
     std::string body_name(const JsonAt& at) const {
         std::string name = at.nonempty_string();
+        if (auto it = cable_pointers_.find(name); it != cable_pointers_.end()) {
+            at.fail(fmt::format("'{}' is a cable ({}), not a body (a cable is pinned to bodies by its own \"attach\" "
+                                "list)",
+                                name, it->second));
+        }
         if (name != "world" && !body_pointers_.count(name)) {
             at.fail(fmt::format("no body named '{}' (bodies: {}; \"world\" is the fixed world frame)", name,
                                 name_list(body_names_)));
@@ -439,6 +438,109 @@ private:
         }
     }
 
+    // --- cables ---------------------------------------------------------
+
+    // An attach entry's node: an index 0 .. elements, or "last" (-1, as in
+    // CableAttachment). The range is checked here, where the pointer is known.
+    static int64_t read_attach_node(const JsonAt& at, const CableDescription& cable) {
+        if (at.json().is_string()) {
+            if (at.string() != "last") {
+                at.fail(fmt::format("expected a node index (0 .. {}) or \"last\", got {}", cable.elements,
+                                    scene::describe_json(at.json())));
+            }
+            return -1;
+        }
+        if (!at.json().is_number()) {
+            at.fail(fmt::format("expected a node index (0 .. {}) or \"last\", got {}", cable.elements,
+                                scene::describe_json(at.json())));
+        }
+        const int64_t node = at.integer();
+        if (node < 0 || node > static_cast<int64_t>(cable.elements)) {
+            at.fail(fmt::format("node {} is out of range: cable '{}' has {} elements, nodes 0 .. {} (or \"last\")", node,
+                                cable.name, cable.elements, cable.elements));
+        }
+        return node;
+    }
+
+    CableAttachment read_attachment(const JsonAt& at, const CableDescription& cable) const {
+        const JsonObject a(at, {"node", "body", "type"});
+        CableAttachment attachment;
+        attachment.node = read_attach_node(a.required("node", "a node index from 0, or \"last\""), cable);
+        attachment.body = body_name(a.required("body", "a body name or \"world\""));
+        if (auto v = a.optional("type")) {
+            attachment.type = v->nonempty_string();
+            if (attachment.type != "spherical" && attachment.type != "fixed") {
+                v->fail(fmt::format("unknown attach type '{}' (spherical: pins the node's position; fixed: also its "
+                                    "tangent direction)",
+                                    attachment.type));
+            }
+        }
+        return attachment;
+    }
+
+    void read_cables(const JsonAt& at) {
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt c_at = at[i];
+            const JsonObject c(c_at, {"name", "type", "start", "end", "elements", "radius", "density", "youngs_modulus",
+                                      "material", "attach", "gauss_points", "damping"});
+            CableDescription cable;
+            const JsonAt name = c.required("name", "a name unique among cables and bodies");
+            cable.name = name.nonempty_string();
+            if (cable.name == "world") name.fail("the name 'world' is reserved for the fixed world frame");
+            if (auto it = body_pointers_.find(cable.name); it != body_pointers_.end()) {
+                name.fail(fmt::format("the name '{}' is taken by the body at {} (cables and bodies share one set of names)",
+                                      cable.name, it->second));
+            }
+            // The trajectory file names node i "<cable>#<i>": no body may already be called so.
+            const std::string node_prefix = cable.name + "#";
+            for (const std::string& body : body_names_) {
+                if (body.size() > node_prefix.size() && body.compare(0, node_prefix.size(), node_prefix) == 0 &&
+                    body.find_first_not_of("0123456789", node_prefix.size()) == std::string::npos) {
+                    name.fail(fmt::format("the body '{}' ({}) would share its name with a node row of this cable in "
+                                          "trajectory files ('{}0', '{}1', ...); rename one of them",
+                                          body, body_pointers_.at(body), node_prefix, node_prefix));
+                }
+            }
+            if (auto it = cable_pointers_.find(cable.name); it != cable_pointers_.end()) {
+                name.fail(fmt::format("duplicate cable name '{}' (also {})", cable.name, it->second));
+            }
+            if (auto v = c.optional("type")) {
+                const std::string type = v->nonempty_string();
+                cable.type = at_pointer(*v, [&] { return registry_.require(PIVOT_KIND_ELEMENT, type).id; });
+            }
+            cable.start = c.required("start", "m, world: the position of node 0").vec3();
+            cable.end = c.required("end", "m, world: the position of the last node").vec3();
+            const JsonAt elements = c.required("elements", "the number of equal elements, >= 1");
+            const int64_t count = elements.integer();
+            if (count < 1) elements.fail(fmt::format("must be a whole number >= 1, got {}", count));
+            // Nodes 0 .. count must be countable in 32 bits; World bounds the size further.
+            if (count >= static_cast<int64_t>(UINT32_MAX)) elements.fail(fmt::format("too many elements: {}", count));
+            cable.elements = static_cast<uint32_t>(count);
+            cable.radius = c.required("radius", "m, > 0: the circular cross-section and the contact radius").number();
+            cable.density = c.required("density", "kg/m^3, > 0").number();
+            cable.youngs_modulus = c.required("youngs_modulus", "Pa, > 0").number();
+            if (auto v = c.optional("material")) cable.material = material_name(*v);
+            if (auto v = c.optional("gauss_points")) {
+                const int64_t points = v->integer();
+                // The plugin's own range is World's check; here only what fits the field.
+                if (points < 1) v->fail(fmt::format("must be a whole number >= 1 (points per element), got {}", points));
+                if (points > static_cast<int64_t>(UINT32_MAX)) v->fail(fmt::format("too many points: {}", points));
+                cable.gauss_points = static_cast<uint32_t>(points);
+            }
+            if (auto v = c.optional("damping")) cable.damping = v->number();
+            std::optional<JsonAt> attach = c.optional("attach");
+            if (attach) {
+                for (size_t k = 0; k < attach->array_size(); ++k) cable.attach.push_back(read_attachment((*attach)[k], cable));
+            }
+            at_pointer(c_at, [&] { world_->add_cable(cable); });
+            cable_pointers_.emplace(cable.name, c_at.pointer());
+            // World names the attachment joints "<cable>/attach<k>"; a scene joint may not take those names.
+            for (size_t k = 0; k < cable.attach.size(); ++k) {
+                joint_pointers_.emplace(fmt::format("{}/attach{}", cable.name, k), (*attach)[k].pointer());
+            }
+        }
+    }
+
     PluginRegistry& registry_;
     const std::filesystem::path& base_dir_;
     const SceneOptions& options_;
@@ -446,7 +548,8 @@ private:
     std::set<std::string> materials_ = {"default"};
     std::map<std::string, std::string> body_pointers_;   // name -> pointer of its definition
     std::vector<std::string> body_names_;                // in file order, for messages
-    std::map<std::string, std::string> joint_pointers_;
+    std::map<std::string, std::string> joint_pointers_;  // scene joints and cable attachment joints
+    std::map<std::string, std::string> cable_pointers_;
 };
 
 // nlohmann's message without its "[json.exception.parse_error.101] " prefix.

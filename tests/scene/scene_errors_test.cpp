@@ -220,10 +220,124 @@ TEST(SceneErrors, ShapeTypes) {
                  {"unknown shape type 'torus'"});
 }
 
-TEST(SceneErrors, CablesNeedTheAncfPlugin) {
+// A cable scene: `cable` is one entry of "cables" (the bob is a body to attach to).
+std::string cable_scene(const std::string& cable, const std::string& joints = "[]") {
+    return scene(kSettings, kBob, joints, R"(, "cables": [)" + cable + "]");
+}
+
+// A valid cable with `patch` (more keys, or replacements: JSON keeps the last
+// of duplicates) spliced in before its closing brace.
+std::string rope(const std::string& patch = "") {
+    return R"({"name": "rope", "start": [0, 0, 0], "end": [1, 0, 0], "elements": 4, "radius": 0.005,
+               "density": 7850, "youngs_modulus": 2e11)" +
+           patch + "}";
+}
+
+TEST(SceneErrors, CablesLoad) {
     EXPECT_EQ(load_error(scene(kSettings, kBob, "[]", R"(, "cables": [])")), "");
-    expect_error(scene(kSettings, kBob, "[]", R"(, "cables": [{"name": "rope"}])"), "/cables/0",
-                 {"pivot.element.ancf_cable"});
+    EXPECT_EQ(load_error(cable_scene(rope())), "");
+    EXPECT_EQ(load_error(cable_scene(rope(R"(, "type": "pivot.element.ancf_cable", "material": "default",
+                                             "gauss_points": 3, "damping": 0.01,
+                                             "attach": [{"node": 0, "body": "world", "type": "spherical"},
+                                                        {"node": "last", "body": "bob", "type": "fixed"},
+                                                        {"node": 2, "body": "world"}])"))),
+              "");
+}
+
+TEST(SceneErrors, CableStructure) {
+    expect_error(cable_scene(rope(R"(, "colour": "red")")), "/cables/0/colour",
+                 {"unknown key 'colour'", "youngs_modulus", "attach"});
+    expect_error(cable_scene(R"({"start": [0, 0, 0], "end": [1, 0, 0], "elements": 4})"), "/cables/0/name",
+                 {"missing required key 'name'"});
+    expect_error(cable_scene(R"({"name": "rope", "start": [0, 0, 0], "end": [1, 0, 0], "radius": 0.01,
+                                 "density": 7850, "youngs_modulus": 2e11})"),
+                 "/cables/0/elements", {"missing required key 'elements'"});
+    expect_error(cable_scene(R"({"name": "rope", "start": [0, 0, 0], "end": [1, 0, 0], "elements": 4,
+                                 "density": 7850, "youngs_modulus": 2e11})"),
+                 "/cables/0/radius", {"missing required key 'radius'"});
+    expect_error(cable_scene(rope(R"(, "end": [1, 0])")), "/cables/0/end", {"expected 3 numbers, got an array of 2"});
+    expect_error(cable_scene(rope(R"(, "elements": "ten")")), "/cables/0/elements",
+                 {"expected a whole number, got a string (\"ten\")"});
+    expect_error(cable_scene(rope(R"(, "elements": 2.5)")), "/cables/0/elements",
+                 {"expected a whole number, got the number 2.5"});
+    expect_error(cable_scene(rope(R"(, "elements": 0)")), "/cables/0/elements", {"must be a whole number >= 1, got 0"});
+    expect_error(cable_scene(rope(R"(, "elements": -3)")), "/cables/0/elements", {">= 1, got -3"});
+    expect_error(cable_scene(rope(R"(, "radius": "thin")")), "/cables/0/radius", {"expected a number"});
+    expect_error(cable_scene(rope(R"(, "gauss_points": 0)")), "/cables/0/gauss_points", {">= 1", "got 0"});
+    expect_error(cable_scene(rope(R"(, "gauss_points": 2.5)")), "/cables/0/gauss_points", {"expected a whole number"});
+    expect_error(cable_scene(rope(R"(, "damping": "high")")), "/cables/0/damping", {"expected a number"});
+    expect_error(cable_scene(rope(R"(, "attach": {"node": 0})")), "/cables/0/attach", {"expected an array"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "cables": {"rope": {}})"), "/cables",
+                 {"expected an array, got an object"});
+    // 4.0 is a whole number however it is written.
+    EXPECT_EQ(load_error(cable_scene(rope(R"(, "elements": 4.0, "gauss_points": 3e0)"))), "");
+}
+
+TEST(SceneErrors, CableReferences) {
+    expect_error(cable_scene(rope(R"(, "type": "beam")")), "/cables/0/type", {"unknown element plugin 'beam'"});
+    expect_error(cable_scene(rope(R"(, "type": "pivot.solver.pgs")")), "/cables/0/type",
+                 {"'pivot.solver.pgs' is a solver plugin, not a"});
+    expect_error(cable_scene(rope(R"(, "material": "hemp")")), "/cables/0/material",
+                 {"no material named 'hemp'", "defined: default"});
+    // Names: unique among cables and bodies; "world" is reserved.
+    expect_error(cable_scene(R"({"name": "bob", "start": [0, 0, 0], "end": [1, 0, 0], "elements": 1, "radius": 0.01,
+                                 "density": 7850, "youngs_modulus": 2e11})"),
+                 "/cables/0/name", {"the name 'bob' is taken by the body at /bodies/0"});
+    expect_error(cable_scene(rope() + ", " + rope()), "/cables/1/name", {"duplicate cable name 'rope' (also /cables/0)"});
+    expect_error(cable_scene(R"({"name": "world", "start": [0, 0, 0], "end": [1, 0, 0], "elements": 1, "radius": 0.01,
+                                 "density": 7850, "youngs_modulus": 2e11})"),
+                 "/cables/0/name", {"reserved"});
+    // Joints connect bodies, not cables; their names may not take an attachment joint's.
+    expect_error(cable_scene(rope(), R"([{"name": "j", "type": "spherical", "body1": "world", "body2": "rope",
+                                          "anchor": [0, 0, 0]}])"),
+                 "/joints/0/body2", {"'rope' is a cable (/cables/0), not a body", "attach"});
+    expect_error(scene(kSettings, R"([{"name": "rope#2", "mass": 1, "inertia": [1, 1, 1]}])", "[]",
+                       R"(, "cables": [)" + rope() + "]"),
+                 "/cables/0/name", {"the body 'rope#2' (/bodies/0) would share its name with a node row", "'rope#0', 'rope#1', ..."});
+    EXPECT_EQ(load_error(scene(kSettings, R"([{"name": "rope#", "mass": 1, "inertia": [1, 1, 1]},
+                                            {"name": "rope#1a", "mass": 1, "inertia": [1, 1, 1]}])",
+                               "[]", R"(, "cables": [)" + rope() + "]")),
+              "");
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 0, "body": "world"}])"),
+                             R"([{"name": "rope/attach0", "type": "spherical", "body1": "world", "body2": "bob",
+                                  "anchor": [1, 0, 0]}])"),
+                 "/joints/0/name", {"duplicate joint name 'rope/attach0' (also /cables/0/attach/0)"});
+}
+
+TEST(SceneErrors, CableAttachEntries) {
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 0, "body": "world", "kind": "spherical"}])")),
+                 "/cables/0/attach/0/kind", {"unknown key 'kind'", "node, body, type"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"body": "world"}])")), "/cables/0/attach/0/node",
+                 {"missing required key 'node'"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 0}])")), "/cables/0/attach/0/body",
+                 {"missing required key 'body'"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 0, "body": "hook"}])")), "/cables/0/attach/0/body",
+                 {"no body named 'hook'", "bodies: bob"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 0, "body": "world"},
+                                                  {"node": 0, "body": "bob", "type": "hinge"}])")),
+                 "/cables/0/attach/1/type", {"unknown attach type 'hinge'", "spherical", "fixed"});
+    // Nodes 0 .. elements, or "last"; checked here, so the pointer is the node's.
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 5, "body": "world"}])")), "/cables/0/attach/0/node",
+                 {"node 5 is out of range", "4 elements, nodes 0 .. 4"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": -1, "body": "world"}])")), "/cables/0/attach/0/node",
+                 {"node -1 is out of range"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": "first", "body": "world"}])")),
+                 "/cables/0/attach/0/node", {"expected a node index (0 .. 4) or \"last\", got a string (\"first\")"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": 1.5, "body": "world"}])")), "/cables/0/attach/0/node",
+                 {"expected a whole number"});
+    expect_error(cable_scene(rope(R"(, "attach": [{"node": null, "body": "world"}])")), "/cables/0/attach/0/node",
+                 {"expected a node index (0 .. 4) or \"last\", got null"});
+    EXPECT_EQ(load_error(cable_scene(rope(R"(, "attach": [{"node": 4, "body": "world"}])"))), "");
+}
+
+// Value ranges are World::add_cable's checks, with the cable's pointer.
+TEST(SceneErrors, CableRangesFromWorld) {
+    expect_error(cable_scene(rope(R"(, "radius": -0.01)")), "/cables/0", {"rope", "radius"});
+    expect_error(cable_scene(rope(R"(, "density": 0)")), "/cables/0", {"rope", "density"});
+    expect_error(cable_scene(rope(R"(, "youngs_modulus": -1)")), "/cables/0", {"rope", "youngs_modulus"});
+    expect_error(cable_scene(rope(R"(, "end": [0, 0, 0])")), "/cables/0", {"rope"});
+    expect_error(cable_scene(rope(R"(, "damping": -1)")), "/cables/0", {"rope", "damping"});
+    expect_error(cable_scene(rope(R"(, "gauss_points": 1000)")), "/cables/0", {"rope", "gauss_points"});
 }
 
 TEST(SceneErrors, JointRangesFromWorld) {
@@ -258,6 +372,15 @@ TEST(SceneErrors, MangledScenesNeverCrash) {
     for (size_t cut = 0; cut < good.size(); cut += 3) (void)load_error(good.substr(0, cut));
     for (size_t i = 0; i < good.size(); ++i) {
         std::string bad = good;
+        bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+        (void)load_error(bad);
+    }
+    const std::string cable = cable_scene(
+        rope(R"(, "gauss_points": 3, "attach": [{"node": 0, "body": "world"}, {"node": "last", "body": "bob", "type": "fixed"}])"));
+    ASSERT_EQ(load_error(cable), "");
+    const size_t from = cable.find("\"cables\"");
+    for (size_t i = from; i < cable.size(); ++i) {
+        std::string bad = cable;
         bad[i] = static_cast<char>(bad[i] ^ 0x5a);
         (void)load_error(bad);
     }

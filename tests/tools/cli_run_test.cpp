@@ -1,5 +1,5 @@
 // `pivot run SCENE.json` as CLI.md fixes it: the trajectory and contact CSV
-// files (headers, one row per body per kept step), the summary's keys,
+// files (headers, one row per body and per cable node per kept step), the summary's keys,
 // --dump-lcp files that `pivot lcp solve` reads back, exit codes 1 and 2.
 #include <algorithm>
 #include <cmath>
@@ -82,6 +82,62 @@ TEST(CliRun, ContactsCsvNamesTheWorldForStaticShapes) {
         EXPECT_TRUE((f[1] == "world" && f[2] == "ball") || (f[1] == "ball" && f[2] == "world")) << rows[i];
         EXPECT_GE(std::stod(f[10]), 0.0);  // fn
     }
+}
+
+// CLI.md: each ANCF cable node is a row "CABLE#i" after the bodies' rows of
+// each kept step, orientation 1,0,0,0 and zero angular velocity.
+TEST(CliRun, TrajectoryHasARowPerCableNodeAfterTheBodies) {
+    const std::string out = temp("cable.csv");
+    auto r = run_command(kPivot + " run " + kScenes + "/cable.json --steps 4 --every 2 --quiet --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(read_file(out));
+    ASSERT_EQ(rows.size(), 1u + 3u * (1u + 5u));  // t = 0, steps 2 and 4; the weight and 5 nodes
+    EXPECT_EQ(rows[0], kTrajectoryHeader);
+    for (size_t k = 0; k < 3; ++k) {
+        const size_t first = 1 + 6 * k;
+        EXPECT_EQ(fields(rows[first])[1], "weight");
+        const std::string time = fields(rows[first])[0];
+        for (size_t i = 0; i < 5; ++i) {
+            const auto f = fields(rows[first + 1 + i]);
+            ASSERT_EQ(f.size(), 15u) << rows[first + 1 + i];
+            EXPECT_EQ(f[0], time);
+            EXPECT_EQ(f[1], "rope#" + std::to_string(i));
+            EXPECT_EQ(std::vector<std::string>(f.begin() + 5, f.begin() + 9),
+                      (std::vector<std::string>{"1", "0", "0", "0"}));
+            EXPECT_EQ(std::vector<std::string>(f.begin() + 12, f.end()), (std::vector<std::string>{"0", "0", "0"}));
+        }
+    }
+    // At t = 0 the nodes are evenly spaced from start (0, 0, 2) to end (1, 0, 2), at rest.
+    EXPECT_EQ(rows[2], "0,rope#0,0,0,2,1,0,0,0,0,0,0,0,0,0");
+    EXPECT_EQ(rows[4], "0,rope#2,0.5,0,2,1,0,0,0,0,0,0,0,0,0");
+    EXPECT_EQ(rows[6], "0,rope#4,1,0,2,1,0,0,0,0,0,0,0,0,0");
+    // Node 0 is pinned; the free nodes fall.
+    const auto pinned = fields(rows[rows.size() - 5]);
+    EXPECT_NEAR(std::stod(pinned[4]), 2.0, 1e-6);
+    const auto middle = fields(rows[rows.size() - 3]);
+    EXPECT_LT(std::stod(middle[11]), 0.0);  // vz
+}
+
+TEST(CliRun, CableScenesWriteContactsAndTheSummary) {
+    const std::string contacts = temp("cable_contacts.csv");
+    const std::string summary = temp("cable_summary.json");
+    // The rope swings down onto the plane at z = 1.6 within 0.6 s.
+    auto r = run_command(kPivot + " run " + kScenes + "/cable.json --duration 0.6 --quiet --contacts " + contacts +
+                         " --summary " + summary);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(read_file(contacts));
+    ASSERT_GE(rows.size(), 1u);
+    EXPECT_EQ(rows[0], kContactsHeader);
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 13u) << rows[i];
+        EXPECT_FALSE(f[1].empty() || f[2].empty()) << rows[i];
+    }
+    const auto j = nlohmann::json::parse(read_file(summary));
+    EXPECT_EQ(j["cables"], 1);
+    EXPECT_EQ(j["bodies"], 1);
+    EXPECT_EQ(j["joints"], 2);  // rope/attach0, rope/attach1
+    EXPECT_TRUE(j["energy"]["final"].is_number());
 }
 
 TEST(CliRun, SummaryHasTheContractKeys) {

@@ -33,6 +33,7 @@ const char* kUsage =
     "  --steps N              number of steps instead of --duration\n"
     "  --solver ID            overrides the scene's solver (lemke, dantzig, pgs or a plugin id)\n"
     "  --out FILE.csv         trajectory: time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+    "                         (a cable's nodes as bodies CABLE#0, CABLE#1, ...)\n"
     "  --every K              keep every K-th step in --out and --contacts (default 1; t = 0 always)\n"
     "  --contacts FILE.csv    contacts: time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n"
     "  --summary FILE.json    run summary (steps, times, solver, joint error, penetration, energy)\n"
@@ -103,6 +104,20 @@ void write_trajectory_rows(const World& world, std::ofstream& out) {
         }
         out << '\n';
     }
+    // ANCF cable nodes (CLI.md): "<cable>#<i>", the centreline position and
+    // velocity at node i; a node has no orientation or spin of its own.
+    for (CableId c = 0; c < world.cable_count(); ++c) {
+        const std::string& name = world.cable_name(c);
+        for (uint32_t i = 0; i < world.cable_node_count(c); ++i) {
+            const auto x = world.cable_node_position(c, i);
+            const auto v = world.cable_node_velocity(c, i);
+            out << t << ',' << csv_field(fmt::format("{}#{}", name, i));
+            for (double value : {x[0], x[1], x[2]}) out << ',' << number(value);
+            out << ",1,0,0,0";
+            for (double value : {v[0], v[1], v[2]}) out << ',' << number(value);
+            out << ",0,0,0\n";
+        }
+    }
 }
 
 // A contact is written when it touches or carries a force; the speculative
@@ -111,8 +126,12 @@ bool active(const ContactReport& c) { return c.depth >= 0.0 || c.normal_force !=
 
 void write_contact_rows(const World& world, std::ofstream& out) {
     const std::string t = number(world.time());
+    // -1 is the world; an index that is no body (a cable's contact sample
+    // point, say) is written "unknown" rather than read out of range.
     auto name = [&](int32_t b) {
-        return b < 0 ? std::string("world") : csv_field(world.body_name(static_cast<BodyId>(b)));
+        if (b < 0) return std::string("world");
+        if (static_cast<uint32_t>(b) >= world.body_count()) return std::string("unknown");
+        return csv_field(world.body_name(static_cast<BodyId>(b)));
     };
     for (const ContactReport& c : world.contacts()) {
         if (!active(c)) continue;
@@ -270,6 +289,7 @@ int run(Arguments& args) {
               {"residual_max", residual_max}}},
             {"bodies", world->body_count()},
             {"joints", world->joint_count()},
+            {"cables", world->cable_count()},
             {"max_joint_error", joint_error_max},
             {"max_penetration", penetration_max},
             {"energy", {{"initial", energy_initial}, {"final", energy_final}}}};
