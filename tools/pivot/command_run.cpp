@@ -126,16 +126,16 @@ bool active(const ContactReport& c) { return c.depth >= 0.0 || c.normal_force !=
 
 void write_contact_rows(const World& world, std::ofstream& out) {
     const std::string t = number(world.time());
-    // -1 is the world; an index that is no body (a cable's contact sample
-    // point, say) is written "unknown" rather than read out of range.
-    auto name = [&](int32_t b) {
-        if (b < 0) return std::string("world");
-        if (static_cast<uint32_t>(b) >= world.body_count()) return std::string("unknown");
-        return csv_field(world.body_name(static_cast<BodyId>(b)));
+    // A body by name, a cable by its name (the contact is on its centreline
+    // between two nodes), -1 on both: the world (static shapes).
+    auto name = [&](int32_t body, int32_t cable) {
+        if (cable >= 0) return csv_field(world.cable_name(static_cast<CableId>(cable)));
+        if (body < 0) return std::string("world");
+        return csv_field(world.body_name(static_cast<BodyId>(body)));
     };
     for (const ContactReport& c : world.contacts()) {
         if (!active(c)) continue;
-        out << t << ',' << name(c.body1) << ',' << name(c.body2);
+        out << t << ',' << name(c.body1, c.cable1) << ',' << name(c.body2, c.cable2);
         for (double value : {c.point[0], c.point[1], c.point[2], c.normal[0], c.normal[1], c.normal[2], c.depth,
                              c.normal_force, c.friction_force[0], c.friction_force[1]}) {
             out << ',' << number(value);
