@@ -590,6 +590,7 @@ const pivot_plugin_library kLibrary = {sizeof(pivot_plugin_library), PIVOT_ABI_M
 }  // namespace pivot::ancf
 
 PIVOT_PLUGIN_ENTRY {
-    (void)host_abi_minor;
-    return host_abi_major == PIVOT_ABI_MAJOR ? &pivot::ancf::kLibrary : nullptr;
+    // Shared nodes are ABI 1.2: an older host would treat the chain's
+    // elements as independent, so it is not served.
+    return host_abi_major == PIVOT_ABI_MAJOR && host_abi_minor >= 2 ? &pivot::ancf::kLibrary : nullptr;
 }
