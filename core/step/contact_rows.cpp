@@ -127,7 +127,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         p.collision_contact = ci;
         const collision::Shape& a = s.collision.shape(c.shape_a);
         const collision::Shape& b = s.collision.shape(c.shape_b);
-        p.weight = 1.0;
+        double sample_weight = HUGE_VAL;  // the smaller of the two sides' when both are cables
         for (int side = 0; side < 2; ++side) {
             const int32_t element = collision_element(model, side == 0 ? a.body : b.body);
             p.element[side] = element >= 0 && !model.fixed[static_cast<uint32_t>(element)] ? element : -1;
@@ -146,7 +146,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 // `weight` metres of cable (seed000 2.11: contact at the
                 // Gauss points of the touching patch, with their weights).
                 const WorldModel::ContactSample& sample = model.contact_samples[body - model.element_count];
-                p.weight = std::min(p.weight == 1.0 ? HUGE_VAL : p.weight, sample.weight);
+                sample_weight = std::min(sample_weight, sample.weight);
                 gp.points.push_back({e - model.element_groups[group].first, 0, {sample.s, 0.0, 0.0}});
             } else {
                 const collision::Pose& pose = s.body_poses[e];
@@ -157,6 +157,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             p.jacobian[side] = static_cast<uint32_t>(s.contact_jacobian.size());
             s.contact_jacobian.resize(s.contact_jacobian.size() + 6 * model.element_nv[e]);
         }
+        p.weight = sample_weight < HUGE_VAL ? sample_weight : 1.0;
         s.contact_points.push_back(p);
     }
     const auto count = static_cast<uint32_t>(s.contact_points.size());
