@@ -151,6 +151,47 @@ protected:
         return f;
     }
 
+    // An instance with the given geometric_stiffness scale (other parameters as make()).
+    PluginInstance make_geometric(double geometric, int gauss = 5) const {
+        return PluginInstance(*plugin, pack_params(*plugin, ParamScope::instance,
+                                                   {{"radius", kRadius},
+                                                    {"density", kDensity},
+                                                    {"youngs_modulus", kYoungs},
+                                                    {"gauss_points", gauss},
+                                                    {"damping", kTau},
+                                                    {"geometric_stiffness", geometric}},
+                                                   "test"));
+    }
+    // Internal rows at q with velocity v and timestep h (the axial rows'
+    // violation then carries the predicted (h^2/2) |r_x-dot|^2).
+    Rows rows_moving(const PluginInstance& inst, const Q& q, const Q& v, double h, double L = kLength) const {
+        const Q reference = straight({0, 0, 0}, {1, 0, 0}, L);
+        const auto item = items(L);
+        pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), reference.data()};
+        pivot_step_info step{sizeof(pivot_step_info), 0, h, 0.0, {0, 0, -9.81}};
+        Rows out;
+        const uint32_t m = max_rows(inst);
+        out.rows.resize(m);
+        out.jac.resize(12 * m);
+        const CallResult r =
+            checked_internal_rows(inst, batch, step, m, out.rows.data(), out.jac.data(), &out.count);
+        EXPECT_TRUE(r.ok()) << r.message;
+        return out;
+    }
+    // internal_stiffness at q (12 x 12, column-major).
+    std::array<double, 144> stiffness_at(const PluginInstance& inst, const Q& q, double L = kLength) const {
+        const Q reference = straight({0, 0, 0}, {1, 0, 0}, L);
+        const auto item = items(L);
+        const Q v{};
+        pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), reference.data()};
+        pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {0, 0, -9.81}};
+        std::array<double, 144> k{};
+        k.fill(-1.0);  // the plugin must write every entry
+        const CallResult r = checked_internal_stiffness(inst, batch, step, k.data());
+        EXPECT_TRUE(r.ok()) << r.message;
+        return k;
+    }
+
     LoadReport report;
     PluginRegistry registry;
     const PluginRecord* plugin = nullptr;
@@ -701,6 +742,274 @@ TEST_F(AncfCable, CircularArcHasCurvatureOneOverR) {
         }
         previous = worst;
     }
+}
+
+// Eigenvalues of a symmetric 12 x 12 matrix (column-major) by cyclic Jacobi
+// rotations, ascending.
+std::array<double, 12> symmetric_eigenvalues(std::array<double, 144> a) {
+    for (int sweep = 0; sweep < 100; ++sweep) {
+        double off = 0.0;
+        for (int p = 0; p < 12; ++p)
+            for (int q = p + 1; q < 12; ++q) off += a[p + 12 * q] * a[p + 12 * q];
+        if (off < 1e-30) break;
+        for (int p = 0; p < 12; ++p)
+            for (int q = p + 1; q < 12; ++q) {
+                const double apq = a[p + 12 * q];
+                if (apq == 0.0) continue;
+                const double theta = (a[q + 12 * q] - a[p + 12 * p]) / (2 * apq);
+                const double t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+                const double c = 1 / std::sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < 12; ++k) {  // columns p, q
+                    const double akp = a[k + 12 * p], akq = a[k + 12 * q];
+                    a[k + 12 * p] = c * akp - sn * akq;
+                    a[k + 12 * q] = sn * akp + c * akq;
+                }
+                for (int k = 0; k < 12; ++k) {  // rows p, q
+                    const double apk = a[p + 12 * k], aqk = a[q + 12 * k];
+                    a[p + 12 * k] = c * apk - sn * aqk;
+                    a[q + 12 * k] = sn * apk + c * aqk;
+                }
+            }
+    }
+    std::array<double, 12> e{};
+    for (int k = 0; k < 12; ++k) e[k] = a[k + 12 * k];
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+// A curved, non-planar element stretched everywhere (every Gauss point's
+// axial strain is positive: checked where used).
+const Q kStretchedCurved = {0.0, 0.0, 0.0, 1.3, 0.4, 0.1, 1.1, 0.5, 0.2, 1.2, 0.5, -0.4};
+// Compressed near node 1 (|r_x1| < 1), stretched near node 2.
+const Q kMixed = {0.0, 0.0, 0.0, 0.7, 0.2, 0.0, 0.9, 0.3, 0.1, 1.5, 0.4, -0.3};
+
+TEST_F(AncfCable, GeometricStiffnessIsTheDerivativeOfTheTensionForces) {
+    // With geometric_stiffness = 1, K = d/dq [sum_i lambda_i J_i(q)^T] over
+    // the axial rows, lambda_i = phi_i / c_i held fixed (the tension of the
+    // configuration): central differences of the plugin's own axial
+    // Jacobians. J_i = r_x^T S_x is linear in q, so the differences are exact
+    // but for rounding (~1e-16 |F| / d with d = 1e-5: ~1e-11 relative).
+    // Scale 0 (and the default) gives K = 0 and 0.5 gives half of it.
+    PluginInstance inst = make_geometric(1.0);
+    const Q& q = kStretchedCurved;
+    const Rows base = rows_at(inst, q);
+    std::vector<double> lambda;
+    for (uint32_t k = 0; k < base.count; k += 4) {
+        ASSERT_GT(base.rows[k].violation, 0.0) << "Gauss point " << k / 4 << " is not stretched";
+        lambda.push_back(base.rows[k].violation / base.rows[k].compliance);
+    }
+    auto tension_force = [&](const Q& at) {
+        const Rows r = rows_at(inst, at);
+        Q f{};
+        for (uint32_t k = 0; k < r.count; k += 4)
+            for (int c = 0; c < 12; ++c) f[c] += lambda[k / 4] * r.jac[12 * k + c];
+        return f;
+    };
+    const std::array<double, 144> K = stiffness_at(inst, q);
+    const double d = 1e-5;
+    double worst = 0.0, kmax = 0.0, asym = 0.0;
+    for (int c = 0; c < 12; ++c) {
+        Q qp = q, qm = q;
+        qp[c] += d;
+        qm[c] -= d;
+        const Q fp = tension_force(qp), fm = tension_force(qm);
+        for (int r = 0; r < 12; ++r) {
+            worst = std::max(worst, std::abs((fp[r] - fm[r]) / (2 * d) - K[r + 12 * c]));
+            kmax = std::max(kmax, std::abs(K[r + 12 * c]));
+            asym = std::max(asym, std::abs(K[r + 12 * c] - K[c + 12 * r]));
+        }
+    }
+    const auto eig = symmetric_eigenvalues(K);
+    std::printf("[ measured ] geometric stiffness vs FD of sum lambda J^T (stretched, curved): %.3g relative "
+                "(max |K| %.3g N/m); asymmetry %.3g; eigenvalues %.3g .. %.3g\n",
+                worst / kmax, kmax, asym, eig.front(), eig.back());
+    ASSERT_GT(kmax, 0.0);
+    EXPECT_LT(worst / kmax, 1e-6);
+    EXPECT_LT(asym, 1e-14 * kmax);  // symmetric to rounding (t S_a S_b vs t S_b S_a)
+    EXPECT_GT(eig.front(), -1e-12 * kmax);
+    // Scale 0 and the default: nothing. Scale 0.5: half.
+    for (const std::array<double, 144>& zero : {stiffness_at(make_geometric(0.0), q), stiffness_at(make(), q)}) {
+        for (double x : zero) EXPECT_EQ(x, 0.0);
+    }
+    const std::array<double, 144> half = stiffness_at(make_geometric(0.5), q);
+    double worst_half = 0.0;
+    for (int k = 0; k < 144; ++k) worst_half = std::max(worst_half, std::abs(half[k] - 0.5 * K[k]));
+    EXPECT_LT(worst_half, 1e-14 * kmax);
+}
+
+TEST_F(AncfCable, GeometricStiffnessDropsCompressedGaussPoints) {
+    // Partly compressed: only the stretched Gauss points contribute (K
+    // equals the FD of the tension force over those alone); the result is
+    // symmetric positive semidefinite, while the full sum over all axial rows
+    // (compression included) is indefinite. Wholly compressed: K = 0.
+    PluginInstance inst = make_geometric(1.0);
+    const Q& q = kMixed;
+    const Rows base = rows_at(inst, q);
+    std::vector<double> lambda_all, lambda_tension;
+    int stretched = 0, compressed = 0;
+    for (uint32_t k = 0; k < base.count; k += 4) {
+        const double l = base.rows[k].violation / base.rows[k].compliance;
+        lambda_all.push_back(l);
+        lambda_tension.push_back(std::max(l, 0.0));
+        (l > 0 ? stretched : compressed)++;
+    }
+    ASSERT_GT(stretched, 0);
+    ASSERT_GT(compressed, 0);
+    auto fd_stiffness = [&](const std::vector<double>& lambda) {
+        std::array<double, 144> k{};
+        const double d = 1e-5;
+        for (int c = 0; c < 12; ++c) {
+            Q qp = q, qm = q;
+            qp[c] += d;
+            qm[c] -= d;
+            const Rows p = rows_at(inst, qp), m = rows_at(inst, qm);
+            for (uint32_t r = 0; r < p.count; r += 4)
+                for (int a = 0; a < 12; ++a)
+                    k[a + 12 * c] += lambda[r / 4] * (p.jac[12 * r + a] - m.jac[12 * r + a]) / (2 * d);
+        }
+        return k;
+    };
+    const std::array<double, 144> K = stiffness_at(inst, q);
+    const std::array<double, 144> tension = fd_stiffness(lambda_tension), all = fd_stiffness(lambda_all);
+    double worst = 0.0, kmax = 0.0, asym = 0.0;
+    for (int k = 0; k < 144; ++k) {
+        worst = std::max(worst, std::abs(K[k] - tension[k]));
+        kmax = std::max(kmax, std::abs(K[k]));
+    }
+    for (int r = 0; r < 12; ++r)
+        for (int c = 0; c < 12; ++c) asym = std::max(asym, std::abs(K[r + 12 * c] - K[c + 12 * r]));
+    const auto eig = symmetric_eigenvalues(K), eig_all = symmetric_eigenvalues(all);
+    std::printf("[ measured ] mixed tension/compression (%d stretched, %d compressed Gauss points): K vs FD over the "
+                "stretched points %.3g relative; K eigenvalues %.3g .. %.3g; with compression %.3g .. %.3g\n",
+                stretched, compressed, worst / kmax, eig.front(), eig.back(), eig_all.front(), eig_all.back());
+    ASSERT_GT(kmax, 0.0);
+    EXPECT_LT(worst / kmax, 1e-6);
+    EXPECT_LT(asym, 1e-14 * kmax);  // symmetric to rounding (t S_a S_b vs t S_b S_a)
+    EXPECT_GT(eig.front(), -1e-12 * kmax);
+    EXPECT_LT(eig_all.front(), -1e-3 * kmax);  // what dropping compression avoids
+    // Wholly compressed (a straight element at 90 % of its length): zero.
+    for (double x : stiffness_at(inst, straight({0.1, 0.2, 0.3}, kTilted, kLength, 0.9))) EXPECT_EQ(x, 0.0);
+    // Stress-free: zero.
+    for (double x : stiffness_at(inst, straight({0.1, 0.2, 0.3}, kTilted, kLength))) EXPECT_EQ(std::abs(x), 0.0);
+}
+
+TEST_F(AncfCable, AxialViolationPredictsTheStretchOfTheStep) {
+    // phi = (r_x.r_x - 1)/2 is quadratic in q, so for q+ = q + h v exactly
+    //   phi(q+) = phi(q) + h J v + (h^2/2) |S_x v|^2,
+    // and the axial row's violation, phi + (h^2/2)|r_x-dot|^2 with r_x-dot =
+    // S_x v at the step's start, makes the host's linearization
+    // violation + h J v+ exact when v+ = v (rounding only), and O(h^3) when
+    // v+ = v + h a differs by the step's change: error h^3 (S_x v).(S_x a) +
+    // O(h^4), ratio ~8 per halving of h. Without the term the error is
+    // (h^2/2)|S_x v|^2: ratio 4. Curvature rows are unchanged by v.
+    PluginInstance inst = make(5);
+    const Q& q = kCurved;
+    const Q v = {0.3, -0.7, 0.5, 1.1, 0.4, -0.9, -0.6, 0.8, 0.2, -0.5, -1.2, 0.7};
+    const Q a = {-2.0, 1.5, 0.7, 3.0, -1.0, 2.5, 1.2, -0.4, -2.2, 0.9, 1.7, -3.1};
+    const Rows still = rows_at(inst, q);
+    auto shifted = [&](const Q& rate, double h) {
+        Q out = q;
+        for (int c = 0; c < 12; ++c) out[c] += h * rate[c];
+        return out;
+    };
+    struct Errors {
+        std::vector<double> exact, changed, without;
+        double bending = 0.0;
+    };
+    auto errors = [&](double h) {
+        Errors e;
+        const Rows moving = rows_moving(inst, q, v, h);
+        Q vplus{};
+        for (int c = 0; c < 12; ++c) vplus[c] = v[c] + h * a[c];
+        const Rows next = rows_at(inst, shifted(v, h)), next_changed = rows_at(inst, shifted(vplus, h));
+        for (uint32_t k = 0; k < moving.count; ++k) {
+            double jv = 0.0, jvplus = 0.0;
+            for (int c = 0; c < 12; ++c) {
+                jv += moving.jac[12 * k + c] * v[c];
+                jvplus += moving.jac[12 * k + c] * vplus[c];
+                EXPECT_EQ(moving.jac[12 * k + c], still.jac[12 * k + c]);
+            }
+            if (k % 4 != 0) {
+                e.bending = std::max(e.bending, std::abs(moving.rows[k].violation - still.rows[k].violation));
+                continue;
+            }
+            e.exact.push_back(next.rows[k].violation - (moving.rows[k].violation + h * jv));
+            e.changed.push_back(next_changed.rows[k].violation - (moving.rows[k].violation + h * jvplus));
+            e.without.push_back(next.rows[k].violation - (still.rows[k].violation + h * jv));
+        }
+        return e;
+    };
+    const double h = 2e-3;
+    const Errors e1 = errors(h), e2 = errors(h / 2);
+    double worst_exact = 0.0, lo8 = HUGE_VAL, hi8 = 0.0, lo4 = HUGE_VAL, hi4 = 0.0, smallest_term = HUGE_VAL;
+    for (size_t i = 0; i < e1.exact.size(); ++i) {
+        worst_exact = std::max({worst_exact, std::abs(e1.exact[i]), std::abs(e2.exact[i])});
+        smallest_term = std::min(smallest_term, std::abs(e1.without[i]));
+        const double r8 = e1.changed[i] / e2.changed[i], r4 = e1.without[i] / e2.without[i];
+        lo8 = std::min(lo8, r8), hi8 = std::max(hi8, r8);
+        lo4 = std::min(lo4, r4), hi4 = std::max(hi4, r4);
+    }
+    std::printf("[ measured ] predicted axial violation, h = %.3g: with v+ = v error %.3g (the term is >= %.3g); "
+                "with v+ = v + h a ratio per halving %.4g .. %.4g; without the term %.4g .. %.4g; bending rows "
+                "changed by %.3g\n",
+                h, worst_exact, smallest_term, lo8, hi8, lo4, hi4, e1.bending);
+    EXPECT_LT(worst_exact, 1e-9 * smallest_term);
+    EXPECT_GT(lo8, 7.5);
+    EXPECT_LT(hi8, 8.5);
+    EXPECT_GT(lo4, 3.99);
+    EXPECT_LT(hi4, 4.01);
+    EXPECT_EQ(e1.bending, 0.0);
+}
+
+TEST_F(AncfCable, NodeCoordinatesPlaceAnUnstrainedNode) {
+    // r = the pose's position, r_x = its x axis (unit), for any unit or
+    // unnormalized quaternion; nodes placed along a line with that axis make
+    // a reference the element accepts and that is strain-free. A zero or
+    // non-finite quaternion is refused.
+    PluginInstance inst = make();
+    const V3 p = {0.4, -1.3, 2.2};
+    double worst = 0.0;
+    for (const V3& axis : {V3{1, 0, 0}, V3{0, 0, 1}, V3{0.3 / 0.9, 0.6 / 0.9, 0.6 / 0.9}}) {
+        for (double angle : {0.0, 0.7, 2.0, kPi}) {
+            for (double scale : {1.0, 3.0}) {
+                const double c = std::cos(angle / 2), sn = std::sin(angle / 2);
+                const double pose[7] = {p[0], p[1], p[2], scale * c, scale * sn * axis[0], scale * sn * axis[1],
+                                        scale * sn * axis[2]};
+                // e_x rotated by angle about axis (Rodrigues).
+                const V3 ex = {1, 0, 0}, k = cross(axis, ex);
+                V3 t{};
+                for (int i = 0; i < 3; ++i)
+                    t[i] = ex[i] * std::cos(angle) + k[i] * std::sin(angle) + axis[i] * axis[0] * (1 - std::cos(angle));
+                std::array<double, 6> node{};
+                ASSERT_TRUE(checked_node_coordinates(inst, pose, node.data()).ok());
+                for (int i = 0; i < 3; ++i) {
+                    EXPECT_EQ(node[i], p[i]);
+                    worst = std::max(worst, std::abs(node[3 + i] - t[i]));
+                }
+                EXPECT_NEAR(norm({node[3], node[4], node[5]}), 1.0, 1e-15);
+                // Two such nodes L apart along t: an accepted, strain-free element.
+                Q element{};
+                for (int i = 0; i < 6; ++i) element[i] = node[i];
+                const double pose2[7] = {p[0] + kLength * t[0], p[1] + kLength * t[1], p[2] + kLength * t[2],
+                                         pose[3], pose[4], pose[5], pose[6]};
+                ASSERT_TRUE(checked_node_coordinates(inst, pose2, element.data() + 6).ok());
+                const auto item = items(kLength);
+                const Q v{};
+                std::array<double, 144> m{};
+                pivot_element_batch batch{1, 1, item.data(), element.data(), v.data(), element.data()};
+                EXPECT_TRUE(checked_mass_matrix(inst, batch, m.data()).ok());
+                for (const pivot_row& r : rows_at(inst, element, kLength, &element).rows)
+                    EXPECT_LT(std::abs(r.violation), 1e-14);
+            }
+        }
+    }
+    std::printf("[ measured ] node_coordinates: r_x vs the rotated x axis %.3g\n", worst);
+    EXPECT_LT(worst, 1e-15 * 4);
+    std::array<double, 6> node{};
+    const double zero[7] = {0, 0, 0, 0, 0, 0, 0};
+    EXPECT_FALSE(checked_node_coordinates(inst, zero, node.data()).ok());
+    const double nan[7] = {0, 0, 0, std::nan(""), 0, 0, 0};
+    EXPECT_FALSE(checked_node_coordinates(inst, nan, node.data()).ok());
 }
 
 }  // namespace
