@@ -482,7 +482,7 @@ private:
         for (size_t i = 0; i < at.array_size(); ++i) {
             const JsonAt c_at = at[i];
             const JsonObject c(c_at, {"name", "type", "start", "end", "elements", "radius", "density", "youngs_modulus",
-                                      "material", "attach", "gauss_points", "damping"});
+                                      "material", "attach", "gauss_points", "damping", "geometric_stiffness"});
             CableDescription cable;
             const JsonAt name = c.required("name", "a name unique among cables and bodies");
             cable.name = name.nonempty_string();
@@ -528,6 +528,7 @@ private:
                 cable.gauss_points = static_cast<uint32_t>(points);
             }
             if (auto v = c.optional("damping")) cable.damping = v->number();
+            if (auto v = c.optional("geometric_stiffness")) cable.geometric_stiffness = v->number();
             std::optional<JsonAt> attach = c.optional("attach");
             if (attach) {
                 for (size_t k = 0; k < attach->array_size(); ++k) cable.attach.push_back(read_attachment((*attach)[k], cable));

@@ -237,7 +237,7 @@ TEST(SceneErrors, CablesLoad) {
     EXPECT_EQ(load_error(scene(kSettings, kBob, "[]", R"(, "cables": [])")), "");
     EXPECT_EQ(load_error(cable_scene(rope())), "");
     EXPECT_EQ(load_error(cable_scene(rope(R"(, "type": "pivot.element.ancf_cable", "material": "default",
-                                             "gauss_points": 3, "damping": 0.01,
+                                             "gauss_points": 3, "damping": 0.01, "geometric_stiffness": 1,
                                              "attach": [{"node": 0, "body": "world", "type": "spherical"},
                                                         {"node": "last", "body": "bob", "type": "fixed"},
                                                         {"node": 2, "body": "world"}])"))),
@@ -266,6 +266,8 @@ TEST(SceneErrors, CableStructure) {
     expect_error(cable_scene(rope(R"(, "gauss_points": 0)")), "/cables/0/gauss_points", {">= 1", "got 0"});
     expect_error(cable_scene(rope(R"(, "gauss_points": 2.5)")), "/cables/0/gauss_points", {"expected a whole number"});
     expect_error(cable_scene(rope(R"(, "damping": "high")")), "/cables/0/damping", {"expected a number"});
+    expect_error(cable_scene(rope(R"(, "geometric_stiffness": true)")), "/cables/0/geometric_stiffness",
+                 {"expected a number, got true"});
     expect_error(cable_scene(rope(R"(, "attach": {"node": 0})")), "/cables/0/attach", {"expected an array"});
     expect_error(scene(kSettings, kBob, "[]", R"(, "cables": {"rope": {}})"), "/cables",
                  {"expected an array, got an object"});
@@ -338,6 +340,7 @@ TEST(SceneErrors, CableRangesFromWorld) {
     expect_error(cable_scene(rope(R"(, "end": [0, 0, 0])")), "/cables/0", {"rope"});
     expect_error(cable_scene(rope(R"(, "damping": -1)")), "/cables/0", {"rope", "damping"});
     expect_error(cable_scene(rope(R"(, "gauss_points": 1000)")), "/cables/0", {"rope", "gauss_points"});
+    expect_error(cable_scene(rope(R"(, "geometric_stiffness": 2)")), "/cables/0", {"rope", "geometric_stiffness"});
 }
 
 TEST(SceneErrors, JointRangesFromWorld) {

@@ -127,10 +127,15 @@ bool active(const ContactReport& c) { return c.depth >= 0.0 || c.normal_force !=
 void write_contact_rows(const World& world, std::ofstream& out) {
     const std::string t = number(world.time());
     // A body by name, a cable by its name (the contact is on its centreline
-    // between two nodes), -1 on both: the world (static shapes).
+    // between two nodes), -1 on both: the world (static shapes). An index
+    // that names nothing is written "unknown" rather than read out of range.
     auto name = [&](int32_t body, int32_t cable) {
-        if (cable >= 0) return csv_field(world.cable_name(static_cast<CableId>(cable)));
+        if (cable >= 0) {
+            if (static_cast<uint32_t>(cable) >= world.cable_count()) return std::string("unknown");
+            return csv_field(world.cable_name(static_cast<CableId>(cable)));
+        }
         if (body < 0) return std::string("world");
+        if (static_cast<uint32_t>(body) >= world.body_count()) return std::string("unknown");
         return csv_field(world.body_name(static_cast<BodyId>(body)));
     };
     for (const ContactReport& c : world.contacts()) {
