@@ -157,7 +157,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             p.jacobian[side] = static_cast<uint32_t>(s.contact_jacobian.size());
             s.contact_jacobian.resize(s.contact_jacobian.size() + 6 * model.element_nv[e]);
         }
-        p.weight = sample_weight < HUGE_VAL ? sample_weight : 1.0;
+        p.distributed = sample_weight < HUGE_VAL;
+        p.weight = p.distributed ? sample_weight : 1.0;
         s.contact_points.push_back(p);
     }
     const auto count = static_cast<uint32_t>(s.contact_points.size());
@@ -326,8 +327,13 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 // rows) is regularized (WorldSettings::contact_regularization):
                 // redundant contact sets (a box face on 4 points) then have
                 // unique impulses.
-                if (row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 &&
-                    row.row.upper == HUGE_VAL) {
+                // On a cable (distributed contact: more samples than the
+                // cable has tangential velocities) the friction rows are
+                // redundant too: they are regularized the same way, which
+                // lets a stuck cable creep by ~1e-5 h^2 g per step.
+                const bool distributed_friction = p.distributed && row.findex >= 0 && row.row.compliance == 0.0;
+                if ((row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 &&
+                     row.row.upper == HUGE_VAL) || distributed_friction) {
                     row.regularization = model.settings.contact_regularization;
                 }
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;

@@ -694,6 +694,12 @@ CableId World::add_cable(const CableDescription& cable) {
             throw Error(fmt::format("{}: body: no body named '{}' (use \"world\" for the fixed world frame)", at,
                                     a.body));
         }
+        for (const Pin& earlier : pins) {
+            if (earlier.node == node && earlier.a->body == a.body) {
+                throw Error(fmt::format("{}: node {} is already attached to '{}' (the rows would be redundant)", at,
+                                        node, a.body));
+            }
+        }
         pins.push_back({static_cast<uint32_t>(node), &a});
     }
 

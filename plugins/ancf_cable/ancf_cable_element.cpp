@@ -326,9 +326,15 @@ pivot_status internal_rows(const void* instance, const pivot_element_batch* batc
             // step's start (an O(h^3) error), to the row's violation. Left
             // out, each step stretches a swinging cable by (h omega)^2 / 2
             // and the next pulls it back, pumping energy into the stiff
-            // axial mode: a 10 m steel pendulum (E = 2e11) at h = 0.06
-            // gained 7x its energy in 8 s; with it, the energy stays within
-            // 5 % (tests/physics/cable_test.cpp).
+            // axial mode: a 10 m steel pendulum (E = 2e11, 16 elements) at
+            // h = 0.06 gained 7x its energy in 8 s; with it the energy stays
+            // within 7 % of m g L / 2 (and within 0.5 % at h = 0.01). The
+            // remaining O(h^3) error still stores energy as spurious stretch
+            // at the largest steps (up to 76 % with 5 elements at h = 0.1,
+            // bounded; tests/cable/cable_validation_test.cpp). Evaluating J
+            // at the predicted midpoint instead stopped the gain in 3 of the
+            // 4 B11 runs but damped the swing (13 % in 10 s at h = 0.01):
+            // not chosen.
             const double ca = 1.0 / (ea * w);
             const V3 rx_rate = combine(q_of(batch->v, e), f.sx);
             const double predicted = s.axial + 0.5 * step->timestep * step->timestep * dot(rx_rate, rx_rate);
