@@ -113,10 +113,9 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.x.reserve(max_rows_total);
     s.reactions.assign(joints, JointReaction{});
 
-    // Contacts: the collision world of the model's shapes; bodies joined by
-    // a joint do not collide with each other.
-    // Cables collide through their contact samples: a sphere of the cable's
-    // radius at each, collision body element_count + sample.
+    // Contacts: the collision world of the model's shapes, then the cables'
+    // contact samples (a sphere of the cable's radius each, collision body
+    // element_count + sample).
     s.collision = collision::CollisionWorld();
     for (const collision::Shape& shape : model.shapes) s.collision.add_shape(shape);
     const auto samples = static_cast<uint32_t>(model.contact_samples.size());
