@@ -694,6 +694,11 @@ CableId World::add_cable(const CableDescription& cable) {
             throw Error(fmt::format("{}: body: no body named '{}' (use \"world\" for the fixed world frame)", at,
                                     a.body));
         }
+        const std::string joint_name = fmt::format("{}/attach{}", cable.name, pins.size());
+        if (joint_by_name_.count(joint_name)) {
+            throw Error(fmt::format("{}: its joint would be named '{}', which another joint already has", at,
+                                    joint_name));
+        }
         for (const Pin& earlier : pins) {
             if (earlier.node == node && earlier.a->body == a.body) {
                 throw Error(fmt::format("{}: node {} is already attached to '{}' (the rows would be redundant)", at,

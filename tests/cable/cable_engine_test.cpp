@@ -676,14 +676,10 @@ TEST(CableEngine, AttachmentToASwingingBodyStaysClosed) {
     for (double v : world.state().q) ASSERT_TRUE(std::isfinite(v));
 }
 
-// DISABLED (engine defect, reported): add_cable names its attachment joints
-// "<cable>/attach<k>" without checking that no joint has that name already.
-// Measured: with a joint "second/attach0" present, add_cable("second", one
-// attachment) succeeds, joint_count() becomes 2 and joint("second/attach0")
-// still returns the older joint (0), so the attachment's reaction cannot be
-// reached by name. Expected: pivot::Error naming the cable and the joint
-// name, world unchanged (as add_joint refuses a duplicate name).
-TEST(CableEngine, DISABLED_AttachmentJointNameCollisionIsRefused) {
+// add_cable names its attachment joints "<cable>/attach<k>": a joint of
+// that name already present is refused (as add_joint refuses a duplicate
+// name), naming the cable and the joint, and the world is unchanged.
+TEST(CableEngine, AttachmentJointNameCollisionIsRefused) {
     World world(registry(), WorldSettings{});
     BodyDescription b;
     b.name = "b";
