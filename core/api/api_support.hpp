@@ -4,6 +4,7 @@
 // which turns every C++ exception into PIVOT_ERROR with its message, so that
 // nothing is ever thrown across the C interface.
 #include <atomic>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <new>
@@ -23,6 +24,11 @@ struct pivot_engine {
 struct pivot_world {
     pivot_engine* engine = nullptr;
     std::unique_ptr<pivot::World> world;
+    // Copies of the names handed out by pivot_world_*_name, filled in index
+    // order on demand: a deque never moves its strings, so the pointers stay
+    // valid while the world lives, even when later additions move the
+    // World's own records (a short std::string moves its characters).
+    mutable std::deque<std::string> body_names, joint_names, cable_names;
 };
 
 namespace pivot::api {

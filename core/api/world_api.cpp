@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -55,6 +57,7 @@ constexpr size_t kMaterialSize10 = sizeof(pivot_material_desc);
 constexpr size_t kBodySize10 = sizeof(pivot_body_desc);
 constexpr size_t kJointSize10 = sizeof(pivot_joint_desc);
 constexpr size_t kStatisticsSize10 = sizeof(pivot_world_statistics);
+constexpr size_t kCableSize10 = sizeof(pivot_cable_desc);
 
 pivot::World& world_of(pivot_world* w, const char* function) {
     return *require(w, function, "world").world;
@@ -99,6 +102,21 @@ uint32_t checked_joint(const pivot::World& world, uint32_t joint, const char* fu
                                        joint, world.joint_count()));
     }
     return joint;
+}
+
+uint32_t checked_cable(const pivot::World& world, uint32_t cable, const char* function) {
+    if (cable >= world.cable_count()) {
+        throw pivot::Error(fmt::format("{}: cable index {} is out of range (the world has {} cables)", function,
+                                       cable, world.cable_count()));
+    }
+    return cable;
+}
+
+// A name that stays put while the world lives (pivot_world::body_names).
+template <typename NameOf>
+const char* stable_name(std::deque<std::string>& names, uint32_t index, NameOf name_of) {
+    while (names.size() <= index) names.push_back(name_of(static_cast<uint32_t>(names.size())));
+    return names[index].c_str();
 }
 
 pivot_world* wrap(pivot_engine* engine, std::unique_ptr<pivot::World> world) {
@@ -275,6 +293,64 @@ PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joi
     });
 }
 
+PIVOT_API void pivot_cable_desc_init(pivot_cable_desc* cable) {
+    if (cable == nullptr) return;
+    std::memset(cable, 0, sizeof(*cable));
+    const pivot::CableDescription defaults;
+    cable->struct_size = sizeof(*cable);
+    cable->elements = defaults.elements;
+    cable->type = "pivot.element.ancf_cable";
+    for (int k = 0; k < 3; ++k) cable->start[k] = defaults.start[k], cable->end[k] = defaults.end[k];
+    cable->radius = defaults.radius;
+    cable->density = defaults.density;
+    cable->youngs_modulus = defaults.youngs_modulus;
+    cable->damping = defaults.damping;
+    cable->geometric_stiffness = -1.0;
+    cable->material = "default";
+}
+
+PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cable_desc* cable, uint32_t* index) {
+    return guarded("pivot_world_add_cable", [&] {
+        auto& w = world_of(world, "pivot_world_add_cable");
+        const pivot_cable_desc d = read_struct(require(cable, "pivot_world_add_cable", "cable"), kCableSize10, "cable");
+        if (d.attachment_count > 0) require(d.attachments, "pivot_world_add_cable", "cable->attachments");
+        pivot::CableDescription c;
+        c.name = text(d.name);
+        c.type = text(d.type, "pivot.element.ancf_cable");
+        c.start = array_of(d.start);
+        c.end = array_of(d.end);
+        c.elements = d.elements;
+        c.radius = d.radius;
+        c.density = d.density;
+        c.youngs_modulus = d.youngs_modulus;
+        if (d.gauss_points != 0) c.gauss_points = d.gauss_points;
+        c.damping = d.damping;
+        if (!(d.geometric_stiffness < 0.0)) c.geometric_stiffness = d.geometric_stiffness;  // NaN: refused by the plugin's range
+        c.material = text(d.material, "default");
+        for (uint32_t k = 0; k < d.attachment_count; ++k) {
+            const pivot_cable_attachment& a = d.attachments[k];
+            pivot::CableAttachment attachment;
+            attachment.node = a.node;
+            attachment.body = text(a.body, "world");
+            attachment.type = text(a.type, "spherical");
+            // The attachment joints are named "<cable>/attach<k>": a joint of
+            // that name already in the world is refused here, before anything
+            // is added (the world would otherwise hold two joints of one name).
+            const std::string joint_name = fmt::format("{}/attach{}", c.name, k);
+            for (uint32_t j = 0; j < w.joint_count(); ++j) {
+                if (w.joint_name(j) == joint_name) {
+                    throw pivot::Error(fmt::format("cable '{}': attach[{}]: its joint would be named '{}', which "
+                                                   "another joint already has",
+                                                   c.name, k, joint_name));
+                }
+            }
+            c.attach.push_back(std::move(attachment));
+        }
+        const pivot::CableId id = w.add_cable(c);
+        if (index != nullptr) *index = id;
+    });
+}
+
 // ---------------------------------------------------------------- stepping and reading
 
 PIVOT_API pivot_status pivot_world_step(pivot_world* world, uint32_t steps) {
@@ -316,12 +392,62 @@ PIVOT_API pivot_status pivot_world_find_joint(const pivot_world* world, const ch
 
 PIVOT_API const char* pivot_world_body_name(const pivot_world* world, uint32_t body) {
     if (world == nullptr || body >= world->world->body_count()) return nullptr;
-    return world->world->body_name(body).c_str();
+    return stable_name(world->body_names, body, [&](uint32_t b) { return world->world->body_name(b); });
 }
 
 PIVOT_API const char* pivot_world_joint_name(const pivot_world* world, uint32_t joint) {
     if (world == nullptr || joint >= world->world->joint_count()) return nullptr;
-    return world->world->joint_name(joint).c_str();
+    return stable_name(world->joint_names, joint, [&](uint32_t j) { return world->world->joint_name(j); });
+}
+
+// ---------------------------------------------------------------- cables
+
+PIVOT_API uint32_t pivot_world_cable_count(const pivot_world* world) {
+    return world != nullptr ? world->world->cable_count() : 0;
+}
+
+PIVOT_API pivot_status pivot_world_find_cable(const pivot_world* world, const char* name, uint32_t* index) {
+    return guarded("pivot_world_find_cable", [&] {
+        const auto& w = world_of(world, "pivot_world_find_cable");
+        require(index, "pivot_world_find_cable", "index") = w.cable(require(name, "pivot_world_find_cable", "name"));
+    });
+}
+
+PIVOT_API const char* pivot_world_cable_name(const pivot_world* world, uint32_t cable) {
+    if (world == nullptr || cable >= world->world->cable_count()) return nullptr;
+    return stable_name(world->cable_names, cable, [&](uint32_t c) { return world->world->cable_name(c); });
+}
+
+PIVOT_API uint32_t pivot_world_cable_node_count(const pivot_world* world, uint32_t cable) {
+    if (world == nullptr || cable >= world->world->cable_count()) return 0;
+    return world->world->cable_node_count(cable);
+}
+
+PIVOT_API pivot_status pivot_world_get_cable_nodes(const pivot_world* world, uint32_t cable, double* positions,
+                                                   double* velocities, uint32_t capacity) {
+    return guarded("pivot_world_get_cable_nodes", [&] {
+        const auto& w = world_of(world, "pivot_world_get_cable_nodes");
+        checked_cable(w, cable, "pivot_world_get_cable_nodes");
+        require(positions, "pivot_world_get_cable_nodes", "positions");
+        const uint32_t nodes = w.cable_node_count(cable);
+        if (capacity < nodes) {
+            throw pivot::Error(fmt::format("pivot_world_get_cable_nodes: cable '{}': capacity {} is too small ({} nodes; "
+                                           "each array needs 3 x {} doubles)",
+                                           w.cable_name(cable), capacity, nodes, nodes));
+        }
+        // Read whole first, written only then: a failure leaves the arrays as they were.
+        std::vector<double> p(3 * static_cast<size_t>(nodes)), v(velocities != nullptr ? p.size() : 0);
+        for (uint32_t n = 0; n < nodes; ++n) {
+            const auto x = w.cable_node_position(cable, n);
+            std::copy(x.begin(), x.end(), p.begin() + 3 * static_cast<size_t>(n));
+            if (velocities != nullptr) {
+                const auto u = w.cable_node_velocity(cable, n);
+                std::copy(u.begin(), u.end(), v.begin() + 3 * static_cast<size_t>(n));
+            }
+        }
+        std::copy(p.begin(), p.end(), positions);
+        if (velocities != nullptr) std::copy(v.begin(), v.end(), velocities);
+    });
 }
 
 PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state) {
@@ -405,6 +531,20 @@ PIVOT_API pivot_status pivot_world_contacts(const pivot_world* world, pivot_cont
             for (int k = 0; k < 3; ++k) c.point[k] = r.point[k], c.normal[k] = r.normal[k], c.friction[k] = r.friction[k];
             c.depth = r.depth;
             c.normal_force = r.normal_force;
+        }
+    });
+}
+
+PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivot_contact_cables* cables,
+                                                  uint32_t capacity, uint32_t* count) {
+    return guarded("pivot_world_contact_cables", [&] {
+        const auto& reports = world_of(world, "pivot_world_contact_cables").contacts();
+        auto& n = require(count, "pivot_world_contact_cables", "count");
+        if (capacity > 0) require(cables, "pivot_world_contact_cables", "cables");
+        n = static_cast<uint32_t>(reports.size());
+        for (uint32_t i = 0; i < capacity && i < reports.size(); ++i) {
+            cables[i].cable1 = reports[i].cable1;
+            cables[i].cable2 = reports[i].cable2;
         }
     });
 }

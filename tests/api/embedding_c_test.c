@@ -3,9 +3,13 @@
    pendulum with a motor), stepped at 60 Hz; the box comes to rest on the
    ground (its weight in the contact forces), the motor turns the pendulum
    at its target speed, the state is saved and restored bitwise, and bad
-   calls return PIVOT_ERROR with a message instead of crashing. Exits
-   non-zero (printing why) on any failure. */
+   calls return PIVOT_ERROR with a message instead of crashing. Then
+   cables: a crane's wire built in code and from scenes/cable_crane.json,
+   its nodes read every frame as a renderer would (node 0 follows the boom
+   tip), and the cable calls' errors. Exits non-zero (printing why) on any
+   failure. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,281 @@ static int failures = 0;
             exit(1);                                                                                \
         }                                                                                           \
     } while (0)
+
+#ifndef PIVOT_SCENE_DIR
+#error "PIVOT_SCENE_DIR (the repository's scenes/ folder) is set by tests/api/CMakeLists.txt"
+#endif
+
+static int contains(const char* text, const char* part) { return strstr(text, part) != NULL; }
+
+static int all_finite(const double* values, uint32_t n) {
+    uint32_t i;
+    for (i = 0; i < n; ++i) {
+        if (!isfinite(values[i])) return 0;
+    }
+    return 1;
+}
+
+/* p + R(q) r: a point fixed on a body, in the world. */
+static void body_point(const pivot_body_state* s, const double r[3], double out[3]) {
+    const double w = s->orientation[0], x = s->orientation[1], y = s->orientation[2], z = s->orientation[3];
+    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                            {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                            {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+    int i;
+    for (i = 0; i < 3; ++i) out[i] = s->position[i] + m[i][0] * r[0] + m[i][1] * r[1] + m[i][2] * r[2];
+}
+
+static double distance(const double a[3], const double b[3]) {
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* Steps `frames` times; each frame reads the wire's nodes (as a renderer
+   does) and checks node 0 against the boom tip, the boom point at `tip`
+   from its centre of mass in the boom frame. Returns the largest distance. */
+static double follow_the_tip(pivot_world* world, uint32_t wire, uint32_t boom, const double tip[3], uint32_t frames) {
+    double nodes[3 * 64], velocities[3 * 64], tip_now[3], worst = 0.0, d = 0.0;
+    pivot_body_state boom_state;
+    const uint32_t count = pivot_world_cable_node_count(world, wire);
+    uint32_t f;
+    EXPECT(count > 0 && count <= 64);
+    for (f = 0; f < frames; ++f) {
+        CALL(pivot_world_step(world, 1));
+        CALL(pivot_world_get_cable_nodes(world, wire, nodes, velocities, 64));
+        EXPECT(all_finite(nodes, 3 * count));
+        EXPECT(all_finite(velocities, 3 * count));
+        CALL(pivot_world_get_body(world, boom, &boom_state));
+        body_point(&boom_state, tip, tip_now);
+        d = distance(nodes, tip_now);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* The crane of scenes/cable_crane.json, built in code: a boom luffing up
+   on a motor, a 16-element steel wire from its tip to a hook. */
+static void cable_from_code(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_material_desc steel;
+    pivot_body_desc boom, hook;
+    pivot_joint_desc luff;
+    pivot_cable_desc wire, bad;
+    pivot_cable_attachment ends[2];
+    pivot_body_state boom_state;
+    uint32_t boom_index = 0, hook_index = 0, luff_index = 0, wire_index = 99, found = 99, joints = 0, i = 0;
+    const double tip[3] = {4.0, 0.0, -0.15};
+    double nodes[3 * 17], before[3 * 17], angle = 0.0, rate = 0.0;
+    const char* name = NULL;
+
+    /* Layout facts the versioning policy relies on. */
+    EXPECT(offsetof(pivot_cable_desc, struct_size) == 0);
+    EXPECT(sizeof(pivot_cable_attachment) == sizeof(int64_t) + 2 * sizeof(const char*));
+    EXPECT(sizeof(pivot_contact_cables) == 2 * sizeof(int32_t));
+
+    pivot_world_settings_init(&settings);
+    settings.timestep = 0.01;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_material_desc_init(&steel);
+    steel.name = "steel";
+    steel.friction_params = "{\"mu\": 0.4}";
+    CALL(pivot_world_add_material(world, &steel));
+
+    pivot_body_desc_init(&boom);
+    boom.name = "boom";
+    boom.mass = 400.0;
+    boom.inertia[0] = 6.0;
+    boom.inertia[4] = boom.inertia[8] = 2136.0;
+    boom.position[0] = 4.0;
+    boom.position[2] = 2.0;
+    CALL(pivot_world_add_body(world, &boom, &boom_index));
+    pivot_body_desc_init(&hook);
+    hook.name = "hook";
+    hook.mass = 50.0;
+    hook.inertia[0] = hook.inertia[4] = hook.inertia[8] = 0.2;
+    hook.position[0] = 8.0;
+    hook.position[2] = 0.9;
+    CALL(pivot_world_add_body(world, &hook, &hook_index));
+    pivot_joint_desc_init(&luff);
+    luff.name = "luff";
+    luff.type = "revolute";
+    luff.body2 = "boom";
+    luff.anchor[2] = 2.0;
+    luff.axis[0] = 0.0;
+    luff.axis[1] = -1.0;
+    luff.has_motor = 1;
+    luff.motor_velocity = 0.08;
+    luff.motor_max_force = 200000.0;
+    CALL(pivot_world_add_joint(world, &luff, &luff_index));
+
+    memset(ends, 0, sizeof ends); /* all zero: node 0 on the world, spherical */
+    ends[0].body = "boom";
+    ends[1].node = -1; /* the last node */
+    ends[1].body = "hook";
+    ends[1].type = "spherical";
+    pivot_cable_desc_init(&wire);
+    EXPECT(wire.elements == 1 && wire.gauss_points == 0 && wire.geometric_stiffness < 0.0);
+    EXPECT(strcmp(wire.type, "pivot.element.ancf_cable") == 0 && strcmp(wire.material, "default") == 0);
+    wire.name = "wire";
+    wire.start[0] = 8.0;
+    wire.start[2] = 1.85;
+    wire.end[0] = 8.0;
+    wire.end[2] = 1.0;
+    wire.elements = 16;
+    wire.radius = 0.01;
+    wire.density = 7800.0;
+    wire.youngs_modulus = 1e11;
+    wire.material = "steel";
+    wire.attachments = ends;
+    wire.attachment_count = 2;
+
+    /* Bad fields: refused, named, the world unchanged. */
+    joints = pivot_world_joint_count(world);
+    bad = wire;
+    bad.radius = -0.01;
+    EXPECT(pivot_world_add_cable(world, &bad, &wire_index) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "wire") && contains(pivot_last_error(), "radius"));
+    EXPECT(wire_index == 99); /* not written on failure */
+    bad = wire;
+    bad.elements = 0;
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "elements"));
+    bad = wire;
+    bad.youngs_modulus = 0.0;
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "youngs_modulus"));
+    bad = wire;
+    bad.end[2] = 1.85; /* = start */
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "end"));
+    bad = wire;
+    bad.material = "rubber";
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "material") && contains(pivot_last_error(), "rubber"));
+    bad = wire;
+    bad.name = "hook"; /* a body's name */
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "name"));
+    bad = wire;
+    bad.attachments = NULL;
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "attachments is NULL"));
+    bad = wire;
+    bad.struct_size = 8;
+    EXPECT(pivot_world_add_cable(world, &bad, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "struct_size"));
+    EXPECT(pivot_world_add_cable(world, NULL, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "cable is NULL"));
+    ends[1].body = "nobody";
+    EXPECT(pivot_world_add_cable(world, &wire, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "attach[1]") && contains(pivot_last_error(), "nobody"));
+    ends[1].body = "hook";
+    ends[1].node = 17; /* nodes 0 .. 16 */
+    EXPECT(pivot_world_add_cable(world, &wire, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "attach[1]") && contains(pivot_last_error(), "node"));
+    ends[1].node = -1;
+    ends[1].type = "welded";
+    EXPECT(pivot_world_add_cable(world, &wire, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "attach[1]") && contains(pivot_last_error(), "welded"));
+    ends[1].type = NULL; /* spherical */
+    EXPECT(pivot_world_cable_count(world) == 0);
+    EXPECT(pivot_world_joint_count(world) == joints);
+
+    CALL(pivot_world_add_cable(world, &wire, &wire_index));
+    EXPECT(wire_index == 0);
+    EXPECT(pivot_world_cable_count(world) == 1);
+    EXPECT(pivot_world_joint_count(world) == joints + 2); /* wire/attach0, wire/attach1 */
+    CALL(pivot_world_find_joint(world, "wire/attach1", &i));
+    CALL(pivot_world_find_cable(world, "wire", &found));
+    EXPECT(found == wire_index);
+    name = pivot_world_cable_name(world, wire_index);
+    EXPECT(name != NULL && strcmp(name, "wire") == 0);
+    EXPECT(pivot_world_cable_node_count(world, wire_index) == 16 + 1);
+
+    /* At rest where it was put: node k on the straight line. */
+    CALL(pivot_world_get_cable_nodes(world, wire_index, nodes, NULL, 17));
+    for (i = 0; i < 17; ++i) {
+        EXPECT(fabs(nodes[3 * i] - 8.0) < 1e-12 && fabs(nodes[3 * i + 1]) < 1e-12);
+        EXPECT(fabs(nodes[3 * i + 2] - (1.85 - 0.85 * i / 16.0)) < 1e-12);
+    }
+
+    /* 2 s of luffing at 100 Hz: node 0 stays on the boom tip. */
+    EXPECT(follow_the_tip(world, wire_index, boom_index, tip, 200) < 1e-3);
+    CALL(pivot_world_joint_coordinate(world, luff_index, &angle, &rate));
+    EXPECT(angle > 0.1); /* the boom did move (0.08 rad/s for 2 s) */
+    CALL(pivot_world_get_body(world, boom_index, &boom_state));
+    CALL(pivot_world_get_cable_nodes(world, wire_index, nodes, NULL, 17));
+    /* The wire hangs below the raised tip: the last node under node 0. */
+    EXPECT(nodes[3 * 16 + 2] < nodes[2] - 0.5);
+
+    /* Reading errors: nothing written. */
+    memcpy(before, nodes, sizeof nodes);
+    EXPECT(pivot_world_get_cable_nodes(world, wire_index, nodes, NULL, 16) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "wire") && contains(pivot_last_error(), "capacity"));
+    EXPECT(memcmp(before, nodes, sizeof nodes) == 0);
+    EXPECT(pivot_world_get_cable_nodes(world, wire_index, NULL, nodes, 17) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "positions is NULL"));
+    EXPECT(pivot_world_get_cable_nodes(world, 5, nodes, NULL, 17) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "out of range"));
+    EXPECT(memcmp(before, nodes, sizeof nodes) == 0);
+    found = 99;
+    EXPECT(pivot_world_find_cable(world, "rope", &found) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "rope"));
+    EXPECT(found == 99);
+    EXPECT(pivot_world_cable_name(world, 5) == NULL);
+    EXPECT(pivot_world_cable_node_count(world, 5) == 0);
+    EXPECT(pivot_world_cable_count(NULL) == 0);
+
+    /* A name stays valid while the world lives, cables added after it too. */
+    wire.name = "w2";
+    wire.start[0] = wire.end[0] = 20.0;
+    wire.attachments = NULL;
+    wire.attachment_count = 0;
+    CALL(pivot_world_add_cable(world, &wire, NULL));
+    wire.name = "w3";
+    CALL(pivot_world_add_cable(world, &wire, NULL));
+    EXPECT(strcmp(name, "wire") == 0);
+    EXPECT(pivot_world_cable_count(world) == 3);
+
+    pivot_world_destroy(world);
+}
+
+/* scenes/cable_crane.json: its wire from the file, read per frame; contacts
+   say which side is a cable. */
+static void cable_from_scene(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    uint32_t wire = 0, boom = 0, count = 0, cable_count = 0, i = 0;
+    const double tip[3] = {4.0, 0.0, -0.15}; /* wire start (8, 0, 1.85) from the boom's (4, 0, 2) */
+    pivot_contact contacts[64];
+    pivot_contact_cables cables[64];
+
+    CALL(pivot_world_create_from_file(engine, PIVOT_SCENE_DIR "/cable_crane.json", &world));
+    EXPECT(pivot_world_cable_count(world) == 1);
+    CALL(pivot_world_find_cable(world, "wire", &wire));
+    CALL(pivot_world_find_body(world, "boom", &boom));
+    EXPECT(pivot_world_cable_node_count(world, wire) == 16 + 1);
+    EXPECT(follow_the_tip(world, wire, boom, tip, 1) < 1e-3);
+
+    /* Right after the first step, the load still on the ground. */
+    CALL(pivot_world_contacts(world, contacts, 64, &count));
+    CALL(pivot_world_contact_cables(world, cables, 64, &cable_count));
+    EXPECT(count > 0);
+    EXPECT(cable_count == count);
+    for (i = 0; i < count && i < 64; ++i) {
+        EXPECT(cables[i].cable1 == -1 || cables[i].cable1 == (int32_t)wire);
+        EXPECT(cables[i].cable2 == -1 || cables[i].cable2 == (int32_t)wire);
+        if (cables[i].cable1 >= 0) EXPECT(contacts[i].body1 == -1);
+        if (cables[i].cable2 >= 0) EXPECT(contacts[i].body2 == -1);
+    }
+    EXPECT(pivot_world_contact_cables(world, NULL, 1, &cable_count) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "cables is NULL"));
+    EXPECT(pivot_world_contact_cables(world, NULL, 0, &cable_count) == PIVOT_OK); /* asks for the count */
+    EXPECT(cable_count == count);
+
+    EXPECT(follow_the_tip(world, wire, boom, tip, 150) < 1e-3);
+
+    pivot_world_destroy(world);
+}
 
 int main(void) {
     pivot_engine* engine = NULL;
@@ -135,6 +414,10 @@ int main(void) {
     }
 
     pivot_world_destroy(world);
+
+    cable_from_code(engine);
+    cable_from_scene(engine);
+
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);
     return failures == 0 ? 0 : 1;

@@ -2,9 +2,14 @@
 // libpivot only, as an application would: a scene from JSON, stepping,
 // reading bodies, contacts and joint reactions, swapping solvers mid-run
 // without a jump, saving and restoring, and errors as exceptions carrying
-// the engine's message.
+// the engine's message; cables (a crane's wire from code and from
+// scenes/cable_crane.json, read per frame as a renderer does).
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -118,6 +123,289 @@ TEST(EmbeddingCpp, ErrorsAreExceptionsWithTheEnginesMessage) {
     EXPECT_EQ(std::memcmp(&before, &after, sizeof before), 0);
     // A failed call changed nothing: the world still steps.
     world.step();
+}
+
+// ---------------------------------------------------------------- cables
+
+std::array<double, 3> body_point(const pivot::sdk::BodyState& s, const std::array<double, 3>& r) {
+    const double w = s.orientation[0], x = s.orientation[1], y = s.orientation[2], z = s.orientation[3];
+    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                            {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                            {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+    std::array<double, 3> out{};
+    for (int i = 0; i < 3; ++i) out[i] = s.position[i] + m[i][0] * r[0] + m[i][1] * r[1] + m[i][2] * r[2];
+    return out;
+}
+
+double distance(const double* a, const std::array<double, 3>& b) {
+    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+// The boom tip in the boom's frame: the wire's start (8, 0, 1.85) from the
+// boom's centre of mass (4, 0, 2), as in scenes/cable_crane.json.
+constexpr std::array<double, 3> kTip = {4.0, 0.0, -0.15};
+
+// The crane of cable_crane.json without shapes, built in code: a boom
+// luffing up on its motor, a wire from its tip to a hook.
+World crane_in_code(Engine& engine, uint32_t elements) {
+    pivot_world_settings settings;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 0.01;
+    World world = engine.create(settings);
+    pivot_body_desc boom;
+    pivot_body_desc_init(&boom);
+    boom.name = "boom";
+    boom.mass = 400.0;
+    boom.inertia[0] = 6.0;
+    boom.inertia[4] = boom.inertia[8] = 2136.0;
+    boom.position[0] = 4.0;
+    boom.position[2] = 2.0;
+    world.add_body(boom);
+    pivot_body_desc hook;
+    pivot_body_desc_init(&hook);
+    hook.name = "hook";
+    hook.mass = 50.0;
+    hook.inertia[0] = hook.inertia[4] = hook.inertia[8] = 0.2;
+    hook.position[0] = 8.0;
+    hook.position[2] = 0.9;
+    world.add_body(hook);
+    pivot_joint_desc luff;
+    pivot_joint_desc_init(&luff);
+    luff.name = "luff";
+    luff.type = "revolute";
+    luff.body2 = "boom";
+    luff.anchor[2] = 2.0;
+    luff.axis[0] = 0.0;
+    luff.axis[1] = -1.0;
+    luff.has_motor = 1;
+    luff.motor_velocity = 0.08;
+    luff.motor_max_force = 200000.0;
+    world.add_joint(luff);
+
+    const pivot_cable_attachment ends[2] = {{0, "boom", "spherical"}, {-1, "hook", nullptr}};
+    pivot_cable_desc wire;
+    pivot_cable_desc_init(&wire);
+    wire.name = "wire";
+    wire.start[0] = 8.0;
+    wire.start[2] = 1.85;
+    wire.end[0] = 8.0;
+    wire.end[2] = 1.0;
+    wire.elements = elements;
+    wire.youngs_modulus = 1e11;
+    wire.attachments = ends;
+    wire.attachment_count = 2;
+    EXPECT_EQ(world.add_cable(wire), 0u);
+    return world;
+}
+
+TEST(EmbeddingCpp, CableBuiltInCodeIsDrawnEveryFrame) {
+    Engine engine;
+    World world = crane_in_code(engine, 16);
+    EXPECT_EQ(world.cable_count(), 1u);
+    const uint32_t wire = world.find_cable("wire");
+    EXPECT_EQ(world.cable_name(wire), "wire");
+    EXPECT_EQ(world.cable_node_count(wire), 17u);
+    EXPECT_NO_THROW(world.find_joint("wire/attach0"));
+    EXPECT_NO_THROW(world.find_joint("wire/attach1"));
+    const uint32_t boom = world.find_body("boom");
+    // The render loop: the same two arrays every frame, never reallocated.
+    std::vector<double> positions, velocities;
+    world.cable_nodes(wire, positions, &velocities);
+    ASSERT_EQ(positions.size(), 3u * 17u);
+    ASSERT_EQ(velocities.size(), 3u * 17u);
+    const double* storage = positions.data();
+    double worst = 0.0;
+    for (int frame = 0; frame < 200; ++frame) {
+        world.step();
+        world.cable_nodes(wire, positions, &velocities);
+        for (double x : positions) ASSERT_TRUE(std::isfinite(x));
+        for (double x : velocities) ASSERT_TRUE(std::isfinite(x));
+        worst = std::max(worst, distance(positions.data(), body_point(world.body(boom), kTip)));
+    }
+    EXPECT_EQ(positions.data(), storage);
+    EXPECT_LT(worst, 1e-3);  // node 0 follows the boom tip
+    EXPECT_GT(world.joint_coordinate(world.find_joint("luff")).first, 0.1);  // which moved
+    // The allocating form agrees with the per-frame one.
+    const pivot::sdk::CableNodes nodes = world.cable_nodes(wire);
+    ASSERT_EQ(nodes.positions.size(), 17u);
+    ASSERT_EQ(nodes.velocities.size(), 17u);
+    for (size_t n = 0; n < 17; ++n) {
+        for (size_t k = 0; k < 3; ++k) {
+            EXPECT_EQ(nodes.positions[n][k], positions[3 * n + k]);
+            EXPECT_EQ(nodes.velocities[n][k], velocities[3 * n + k]);
+        }
+    }
+    EXPECT_TRUE(world.cable_nodes(wire, false).velocities.empty());
+}
+
+TEST(EmbeddingCpp, CableCraneSceneFollowsTheBoomAndReplaysBitwise) {
+    Engine engine;
+    World world = engine.load_scene(PIVOT_SCENE_DIR "/cable_crane.json");
+    ASSERT_EQ(world.cable_count(), 1u);
+    const uint32_t wire = world.find_cable("wire");
+    const uint32_t boom = world.find_body("boom");
+    EXPECT_EQ(world.cable_node_count(wire), 16u + 1u);
+    size_t contact_frames = 0;
+    for (int frame = 0; frame < 100; ++frame) {
+        world.step();
+        const auto nodes = world.cable_nodes(wire).positions;
+        ASSERT_EQ(nodes.size(), 17u);
+        for (const auto& p : nodes) ASSERT_TRUE(std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]));
+        EXPECT_LT(distance(nodes[0].data(), body_point(world.body(boom), kTip)), 1e-3) << "frame " << frame;
+        // Contacts: one cable entry per contact, same order.
+        const auto contacts = world.contacts();
+        const auto cables = world.contact_cables();
+        ASSERT_EQ(cables.size(), contacts.size());
+        contact_frames += contacts.empty() ? 0 : 1;
+        for (size_t i = 0; i < cables.size(); ++i) {
+            EXPECT_TRUE(cables[i].cable1 == -1 || cables[i].cable1 == static_cast<int32_t>(wire));
+            EXPECT_TRUE(cables[i].cable2 == -1 || cables[i].cable2 == static_cast<int32_t>(wire));
+        }
+    }
+    EXPECT_GT(contact_frames, 0u);  // the load on the ground before it is lifted
+    // Rewind: the wire replays bitwise too.
+    const std::vector<uint8_t> saved = world.save_state();
+    world.step(30);
+    std::vector<double> reference, replayed;
+    world.cable_nodes(wire, reference);
+    world.restore_state(saved);
+    world.step(30);
+    world.cable_nodes(wire, replayed);
+    EXPECT_EQ(reference, replayed);
+}
+
+// A free rope dropped on the ground: its contacts name it on one side
+// (body -1 there), the ground (body -1, no cable) on the other.
+TEST(EmbeddingCpp, ContactsSayWhichSideIsACable) {
+    Engine engine;
+    pivot_world_settings settings;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 0.01;
+    World world = engine.create(settings);
+    pivot_shape_desc ground;
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    world.add_static_shape(ground);
+    pivot_body_desc crate;  // a body first, so that cable and body indices differ
+    pivot_body_desc_init(&crate);
+    crate.name = "crate";
+    crate.fixed = 1;
+    crate.position[0] = 50.0;
+    world.add_body(crate);
+    pivot_cable_desc rope;
+    pivot_cable_desc_init(&rope);
+    rope.name = "rope";
+    rope.start[2] = 0.05;
+    rope.end[0] = 2.0;
+    rope.end[2] = 0.05;
+    rope.elements = 8;
+    rope.youngs_modulus = 1e9;
+    const uint32_t index = world.add_cable(rope);
+    world.step(50);
+    const auto contacts = world.contacts();
+    const auto cables = world.contact_cables();
+    ASSERT_EQ(cables.size(), contacts.size());
+    ASSERT_FALSE(contacts.empty());
+    double load = 0.0;
+    for (size_t i = 0; i < cables.size(); ++i) {
+        EXPECT_EQ(contacts[i].body1, -1);
+        EXPECT_EQ(contacts[i].body2, -1);
+        // Exactly one side is the rope.
+        EXPECT_TRUE((cables[i].cable1 == static_cast<int32_t>(index)) != (cables[i].cable2 == static_cast<int32_t>(index)))
+            << cables[i].cable1 << " " << cables[i].cable2;
+        EXPECT_TRUE(cables[i].cable1 == -1 || cables[i].cable2 == -1);
+        load += contacts[i].normal_force;
+    }
+    // The ground carries the rope's weight, pi r^2 L rho g = 4.81 N.
+    const double weight = 3.141592653589793 * 0.01 * 0.01 * 2.0 * 7800.0 * 9.81;
+    EXPECT_NEAR(load, weight, 0.05 * weight);
+}
+
+TEST(EmbeddingCpp, CableErrorsNameTheCableAndField) {
+    Engine engine;
+    World world = crane_in_code(engine, 8);
+    const uint32_t joints = world.joint_count();
+    auto refused = [&](pivot_cable_desc desc, const std::string& part) {
+        try {
+            world.add_cable(desc);
+            ADD_FAILURE() << "accepted; expected an error with '" << part << "'";
+        } catch (const pivot::sdk::Error& e) {
+            EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("rope"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(world.cable_count(), 1u);
+        EXPECT_EQ(world.joint_count(), joints);
+    };
+    pivot_cable_desc rope;
+    pivot_cable_desc_init(&rope);
+    rope.name = "rope";
+    rope.start[2] = 5.0;
+    rope.end[0] = 3.0;
+    rope.end[2] = 5.0;
+    rope.elements = 4;
+    pivot_cable_desc bad = rope;
+    bad.geometric_stiffness = 2.0;
+    refused(bad, "geometric_stiffness");
+    bad = rope;
+    bad.gauss_points = 1000;
+    refused(bad, "gauss_points");
+    bad = rope;
+    bad.damping = -1.0;
+    refused(bad, "damping");
+    bad = rope;
+    bad.density = NAN;
+    refused(bad, "density");
+    bad = rope;
+    bad.type = "pivot.element.rigid_body";
+    refused(bad, "type");
+    // Its attachment joint would take the name of an existing joint.
+    pivot_joint_desc taken;
+    pivot_joint_desc_init(&taken);
+    taken.name = "rope/attach0";
+    taken.type = "spherical";
+    taken.body2 = "hook";
+    taken.anchor[0] = 8.0;
+    world.add_joint(taken);
+    const pivot_cable_attachment pin = {0, nullptr, nullptr};
+    bad = rope;
+    bad.attachments = &pin;
+    bad.attachment_count = 1;
+    const uint32_t with_taken = world.joint_count();
+    try {
+        world.add_cable(bad);
+        ADD_FAILURE() << "accepted";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("rope/attach0"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(world.joint_count(), with_taken);
+    EXPECT_EQ(world.cable_count(), 1u);
+    // Explicit defaults are accepted: the plugin's geometric stiffness (0) and Gauss points (5).
+    rope.geometric_stiffness = 0.0;
+    rope.gauss_points = 5;
+    EXPECT_EQ(world.add_cable(rope), 1u);
+
+    try {
+        world.find_cable("cable9");
+        ADD_FAILURE() << "found";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cable9"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(world.cable_name(7), pivot::sdk::Error);
+    EXPECT_EQ(world.cable_node_count(7), 0u);
+    std::vector<double> positions = {1.0, 2.0, 3.0};
+    try {
+        world.cable_nodes(7, positions);
+        ADD_FAILURE() << "read";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(positions, (std::vector<double>{1.0, 2.0, 3.0}));  // untouched
+    // The C call checks the caller's capacity (in nodes).
+    std::vector<double> small(3 * 4, -1.0);
+    EXPECT_EQ(pivot_world_get_cable_nodes(world.handle(), 0, small.data(), nullptr, 4), PIVOT_ERROR);
+    EXPECT_NE(std::string(pivot_last_error()).find("capacity 4 is too small (9 nodes"), std::string::npos)
+        << pivot_last_error();
+    EXPECT_EQ(small, std::vector<double>(3 * 4, -1.0));
 }
 
 }  // namespace

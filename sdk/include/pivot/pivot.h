@@ -32,9 +32,10 @@
  * pivot_*_init() function, which also fills the defaults. Fields are only
  * ever appended, zero meaning "absent", and a library accepts every size
  * from its first release's on (same policy as plugin.h). pivot_body_state,
- * pivot_joint_reaction and pivot_contact have no struct_size: they are
- * frozen within a major version (pivot_contact travels in arrays); new
- * data will come through new functions.
+ * pivot_joint_reaction, pivot_contact, pivot_contact_cables and
+ * pivot_cable_attachment have no struct_size: they are frozen within a
+ * major version (the last three travel in arrays); new data will come
+ * through new functions (or new fields of the *_desc that points to them).
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -106,7 +107,7 @@ typedef struct pivot_world_settings {
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
-/* An empty world (then add materials, bodies, static shapes, joints). */
+/* An empty world (then add materials, bodies, static shapes, joints, cables). */
 PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_world_settings* settings,
                                           pivot_world** world);
 /* NULL is ignored. */
@@ -189,6 +190,44 @@ typedef struct pivot_joint_desc {
 PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint);
 PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index);
 
+/* Cables (ANCF, docs/scene-format.md "Cables"): a straight chain of
+   `elements` equal elements from start (node 0) to end (node `elements`),
+   stress-free and at rest when added; nodes 0 .. elements. */
+
+/* Where a node is held. Frozen (no struct_size; travels in an array); all
+   zero is a valid entry: node 0 pinned to the world, spherical. */
+typedef struct pivot_cable_attachment {
+    int64_t node;          /* 0 .. elements, or negative from the end: -1 = the last node */
+    const char* body;      /* body name or "world"; NULL: "world" */
+    const char* type;      /* "spherical" (the node's position) or "fixed" (also its tangent
+                              direction: a revolute joint about it, the cable has no torsion);
+                              NULL: "spherical" */
+} pivot_cable_attachment;
+
+typedef struct pivot_cable_desc {
+    uint32_t struct_size;
+    uint32_t elements;          /* >= 1; default 1 */
+    const char* name;           /* unique among cables and bodies; not "world" */
+    const char* type;           /* element plugin id or short name; default "pivot.element.ancf_cable" */
+    double start[3];            /* m, world: node 0; default (0, 0, 0) */
+    double end[3];              /* m, world: the last node, != start; default (1, 0, 0) */
+    double radius;              /* m, > 0 (also the contact radius); default 0.01 */
+    double density;             /* kg/m^3, > 0; default 7800 */
+    double youngs_modulus;      /* Pa, > 0; default 2e11 */
+    double damping;             /* s, >= 0: Kelvin-Voigt time constant (not N s/m); default 0 */
+    double geometric_stiffness; /* [0, 1]: the plugin's "geometric_stiffness"; negative (default):
+                                   the plugin's default */
+    const char* material;       /* contact material; default "default" */
+    const pivot_cable_attachment* attachments; /* attachment_count entries, or NULL */
+    uint32_t attachment_count;
+    uint32_t gauss_points;      /* per element; 0 (default): the plugin's default */
+} pivot_cable_desc;
+PIVOT_API void pivot_cable_desc_init(pivot_cable_desc* cable);
+/* Adds the cable and one joint per attachment, named "<cable>/attach<k>"
+   (k from 0, in array order; they count in pivot_world_joint_count).
+   index: the cable's index (for the calls below); may be NULL. */
+PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cable_desc* cable, uint32_t* index);
+
 /* ------------------------------------------------------------------------ */
 /* Stepping and reading                                                      */
 /* ------------------------------------------------------------------------ */
@@ -207,6 +246,22 @@ PIVOT_API pivot_status pivot_world_find_joint(const pivot_world* world, const ch
 /* Name of a body or joint (valid while the world lives), or NULL for a bad index. */
 PIVOT_API const char* pivot_world_body_name(const pivot_world* world, uint32_t body);
 PIVOT_API const char* pivot_world_joint_name(const pivot_world* world, uint32_t joint);
+
+/* Cables: count, index by name, name (valid while the world lives; NULL
+   for a bad index), and the number of nodes (elements + 1; 0 for a bad
+   index). */
+PIVOT_API uint32_t pivot_world_cable_count(const pivot_world* world);
+PIVOT_API pivot_status pivot_world_find_cable(const pivot_world* world, const char* name, uint32_t* index);
+PIVOT_API const char* pivot_world_cable_name(const pivot_world* world, uint32_t cable);
+PIVOT_API uint32_t pivot_world_cable_node_count(const pivot_world* world, uint32_t cable);
+/* The centreline at every node of a cable, nodes 0 .. node_count - 1, x y z
+   each: positions (m, world) and, if velocities is not NULL, velocities
+   (m/s, world). Each array holds 3 x capacity doubles; a capacity below
+   pivot_world_cable_node_count is refused (nothing written). What a
+   renderer calls every frame to draw the cable as a polyline or tube of its
+   radius. */
+PIVOT_API pivot_status pivot_world_get_cable_nodes(const pivot_world* world, uint32_t cable, double* positions,
+                                                   double* velocities, uint32_t capacity);
 
 typedef struct pivot_body_state {
     double position[3];         /* m, centre of mass, world */
@@ -238,7 +293,8 @@ PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint
                                                   pivot_joint_reaction* reaction);
 
 typedef struct pivot_contact {
-    int32_t body1;         /* body index, -1 for the world (static shapes) */
+    int32_t body1;         /* body index, -1 for the world (static shapes) or a cable
+                              (pivot_world_contact_cables says which) */
     int32_t body2;
     double point[3];       /* m, world */
     double normal[3];      /* unit, from body 1 to body 2 */
@@ -250,6 +306,16 @@ typedef struct pivot_contact {
    capacity are written to contacts (which may be NULL when capacity is 0). */
 PIVOT_API pivot_status pivot_world_contacts(const pivot_world* world, pivot_contact* contacts, uint32_t capacity,
                                             uint32_t* count);
+
+/* Which side of each contact is a cable: cables[i] belongs to contact i of
+   pivot_world_contacts (same step, same order, same count and capacity
+   rules). Frozen, like pivot_contact. */
+typedef struct pivot_contact_cables {
+    int32_t cable1;        /* cable index when body 1's side is a cable, else -1 */
+    int32_t cable2;        /* the same for body 2 */
+} pivot_contact_cables;
+PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivot_contact_cables* cables,
+                                                  uint32_t capacity, uint32_t* count);
 
 typedef struct pivot_world_statistics {
     uint32_t struct_size;

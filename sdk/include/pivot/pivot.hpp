@@ -8,6 +8,7 @@
 //   pivot::sdk::World world = engine.load_scene("crane.json");
 //   world.step();
 //   auto hook = world.body(world.find_body("hook"));
+//   auto wire = world.cable_nodes(world.find_cable("wire")).positions;
 #ifndef PIVOT_PIVOT_HPP
 #define PIVOT_PIVOT_HPP
 
@@ -61,6 +62,12 @@ private:
     pivot_engine* engine_ = nullptr;
 };
 
+// The nodes of a cable (pivot_world_get_cable_nodes), x y z each, world.
+struct CableNodes {
+    std::vector<std::array<double, 3>> positions;   // m
+    std::vector<std::array<double, 3>> velocities;  // m/s (empty when not asked for)
+};
+
 struct BodyState {
     std::array<double, 3> position{};
     std::array<double, 4> orientation{1, 0, 0, 0};
@@ -94,6 +101,12 @@ public:
         check(pivot_world_add_joint(world_, &j, &index));
         return index;
     }
+    // Also adds the joints "<cable>/attach<k>" of its attachments.
+    uint32_t add_cable(const pivot_cable_desc& c) {
+        uint32_t index = 0;
+        check(pivot_world_add_cable(world_, &c, &index));
+        return index;
+    }
 
     void step(uint32_t steps = 1) { check(pivot_world_step(world_, steps)); }
     double time() const { return pivot_world_time(world_); }
@@ -115,6 +128,46 @@ public:
         const char* name = pivot_world_body_name(world_, body);
         if (name == nullptr) throw Error("body index " + std::to_string(body) + " is out of range");
         return name;
+    }
+
+    uint32_t cable_count() const { return pivot_world_cable_count(world_); }
+    uint32_t find_cable(const std::string& name) const {
+        uint32_t index = 0;
+        check(pivot_world_find_cable(world_, name.c_str(), &index));
+        return index;
+    }
+    std::string cable_name(uint32_t cable) const {
+        const char* name = pivot_world_cable_name(world_, cable);
+        if (name == nullptr) throw Error("cable index " + std::to_string(cable) + " is out of range");
+        return name;
+    }
+    // elements + 1; 0 for a bad index.
+    uint32_t cable_node_count(uint32_t cable) const { return pivot_world_cable_node_count(world_, cable); }
+    // Every node's position (and velocity if asked for).
+    CableNodes cable_nodes(uint32_t cable, bool with_velocities = true) const {
+        std::vector<double> p, v;
+        cable_nodes(cable, p, with_velocities ? &v : nullptr);
+        CableNodes out;
+        out.positions.resize(p.size() / 3);
+        out.velocities.resize(v.size() / 3);
+        for (size_t n = 0; n < out.positions.size(); ++n) {
+            for (size_t k = 0; k < 3; ++k) out.positions[n][k] = p[3 * n + k];
+        }
+        for (size_t n = 0; n < out.velocities.size(); ++n) {
+            for (size_t k = 0; k < 3; ++k) out.velocities[n][k] = v[3 * n + k];
+        }
+        return out;
+    }
+    // The per-frame form: flat x y z arrays (3 x node count), resized to fit
+    // and reused from frame to frame; velocities may be nullptr.
+    void cable_nodes(uint32_t cable, std::vector<double>& positions, std::vector<double>* velocities = nullptr) const {
+        const uint32_t nodes = pivot_world_cable_node_count(world_, cable);
+        // A bad index (0 nodes) throws the engine's message, the arrays untouched.
+        if (nodes == 0) check(pivot_world_get_cable_nodes(world_, cable, nullptr, nullptr, 0));
+        positions.resize(3 * static_cast<size_t>(nodes));
+        if (velocities != nullptr) velocities->resize(positions.size());
+        check(pivot_world_get_cable_nodes(world_, cable, positions.data(),
+                                          velocities != nullptr ? velocities->data() : nullptr, nodes));
     }
 
     BodyState body(uint32_t index) const {
@@ -160,6 +213,15 @@ public:
         check(pivot_world_contacts(world_, nullptr, 0, &count));
         std::vector<pivot_contact> out(count);
         check(pivot_world_contacts(world_, out.data(), count, &count));
+        out.resize(count);
+        return out;
+    }
+    // Per contact of contacts(), in the same order: the cable of each side, or -1.
+    std::vector<pivot_contact_cables> contact_cables() const {
+        uint32_t count = 0;
+        check(pivot_world_contact_cables(world_, nullptr, 0, &count));
+        std::vector<pivot_contact_cables> out(count);
+        check(pivot_world_contact_cables(world_, out.data(), count, &count));
         out.resize(count);
         return out;
     }
