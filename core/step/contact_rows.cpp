@@ -186,6 +186,15 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             const double* jp = gp.jacobians.data() + 6 * g.nv * k;
             std::copy_n(jp, 6 * g.nv, s.contact_jacobian.data() + s.contact_points[contact].jacobian[side]);
             std::copy_n(gp.twists.data() + 6 * k, 6, twist_start.data() + 12 * contact + 6 * side);
+            if (g.chain) {
+                // A cable: its tangent (the material frame's x axis) orients
+                // the contact's friction directions (below).
+                const double* o = gp.poses.data() + 7 * k + 3;
+                double* t = s.contact_points[contact].cable_tangent;
+                t[0] = 1.0 - 2.0 * (o[2] * o[2] + o[3] * o[3]);
+                t[1] = 2.0 * (o[1] * o[2] + o[0] * o[3]);
+                t[2] = 2.0 * (o[1] * o[3] - o[0] * o[2]);
+            }
             // The point's twist at the free velocity v* (gravity and applied
             // forces included, contact impulses not): the direction the
             // contact would slide in, which friction models align with.
@@ -222,6 +231,24 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             cp.relative_angular_velocity[k] = twist[12 * i + 9 + k] - twist[12 * i + 3 + k];
         }
         orthonormal_tangents(cp.normal, cp.tangent1, cp.tangent2);
+        if (p.distributed) {
+            // Friction along and across the cable (seed000 2.8): tangent1 is
+            // the cable's tangent in the contact plane, unless the cable
+            // meets the surface end-on. (Our sliding-aligned models turn
+            // their first row to the sliding direction when the contact
+            // slides; the cable's frame holds for contacts at rest and for
+            // the reports.)
+            const double* t = p.cable_tangent;
+            const double tn = t[0] * cp.normal[0] + t[1] * cp.normal[1] + t[2] * cp.normal[2];
+            double along[3] = {t[0] - tn * cp.normal[0], t[1] - tn * cp.normal[1], t[2] - tn * cp.normal[2]};
+            const double length = std::sqrt(along[0] * along[0] + along[1] * along[1] + along[2] * along[2]);
+            if (length > 1e-6) {
+                for (int k = 0; k < 3; ++k) cp.tangent1[k] = along[k] / length;
+                cp.tangent2[0] = cp.normal[1] * cp.tangent1[2] - cp.normal[2] * cp.tangent1[1];
+                cp.tangent2[1] = cp.normal[2] * cp.tangent1[0] - cp.normal[0] * cp.tangent1[2];
+                cp.tangent2[2] = cp.normal[0] * cp.tangent1[1] - cp.normal[1] * cp.tangent1[0];
+            }
+        }
         std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
         std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
         cp.depth = c.depth;

@@ -151,6 +151,7 @@ struct StepScratch {
         uint32_t row_count;     // rows the model wrote for it
         double weight;          // m of cable a cable contact stands for (pivot_contact_point::weight), else 1
         bool distributed;       // a cable contact sample on one side at least
+        double cable_tangent[3];  // a cable side's unit tangent (the last cable side's), if distributed
     };
     std::vector<ContactPoint> contact_points;
     std::vector<double> contact_coupling;     // coupling blocks of contacts that have one (ProblemRow::coupling)

@@ -150,7 +150,8 @@ struct ContactReport {
     double normal_force = 0.0;              // N (impulse / h) on body 2, along the normal
     std::array<double, 3> friction{};       // N, world: the tangential force on body 2
     std::array<double, 3> tangent1{};       // unit, world: the contact frame's first tangent
-                                            // (a function of the normal alone, see contact_rows.cpp)
+                                            // (a function of the normal alone, see contact_rows.cpp;
+                                            // on a cable: along the cable)
     std::array<double, 2> friction_force{}; // N: `friction` along tangent1 and normal x tangent1
 };
 

@@ -423,5 +423,62 @@ TEST(CableValidation, FlexiblePendulumConvergesInElements) {
     EXPECT_LT(d6, 0.25 * d3);
 }
 
+// A cable lying straight down the slope of a plane inclined by theta, box
+// friction mu = 0.5 (the default material): it sticks for tan(theta) < mu
+// and otherwise slides like a rigid block at a = g (sin theta - mu cos theta)
+// (seed000 B13: the cable moves without deforming). Distributed contact:
+// 24 samples, their friction rows redundant (regularized). Tolerances:
+// sticking to 1e-6 m/s (the regularized friction rows let it creep by
+// ~1e-5 h^2 g per step, 1e-8 m/s); sliding to 1 % (contact regularization
+// 1e-5; the first half second's transient excluded).
+double slope_acceleration(double theta_degrees, double& speed_at_1s) {
+    const double theta = theta_degrees * kPi / 180.0;
+    WorldSettings settings;
+    settings.timestep = 0.01;
+    World world(registry(), settings);
+    // The slope faces 30 degrees from +x: nothing lines up with the world axes.
+    const double yaw = 30.0 * kPi / 180.0, cy = std::cos(yaw), sy = std::sin(yaw);
+    ShapeDescription plane;
+    plane.type = "plane";
+    plane.normal = {std::sin(theta) * cy, std::sin(theta) * sy, std::cos(theta)};
+    world.add_static_shape(plane);
+    const double r = 0.01, length = 2.0;
+    const std::array<double, 3> n = plane.normal;
+    const std::array<double, 3> down = {std::cos(theta) * cy, std::cos(theta) * sy, -std::sin(theta)};
+    CableDescription c;
+    c.name = "rope";
+    c.start = {r * n[0], r * n[1], r * n[2]};
+    c.end = {r * n[0] + length * down[0], r * n[1] + length * down[1], r * n[2] + length * down[2]};
+    c.elements = 8;
+    c.radius = r;
+    c.density = 7750;
+    c.youngs_modulus = 2e11;
+    world.add_cable(c);
+    auto mean_speed = [&] {
+        double sum = 0.0;
+        const uint32_t nodes = world.cable_node_count(0);
+        for (uint32_t k = 0; k < nodes; ++k) {
+            const auto v = world.cable_node_velocity(0, k);
+            sum += v[0] * down[0] + v[1] * down[1] + v[2] * down[2];
+        }
+        return sum / nodes;
+    };
+    for (int i = 0; i < 50; ++i) world.step();
+    const double v1 = mean_speed();
+    for (int i = 0; i < 50; ++i) world.step();
+    speed_at_1s = mean_speed();
+    return (speed_at_1s - v1) / 0.5;
+}
+
+TEST(CableValidation, CableOnASlopeSticksOrSlidesWithCoulombFrictionAlongIt) {
+    const double g = 9.81, mu = 0.5;
+    double speed = 0.0;
+    slope_acceleration(20.0, speed);  // tan 20 deg = 0.36 < mu
+    EXPECT_LT(std::abs(speed), 1e-6);
+    const double theta = 35.0 * kPi / 180.0;  // tan 35 deg = 0.70 > mu
+    const double expected = g * (std::sin(theta) - mu * std::cos(theta));
+    EXPECT_NEAR(slope_acceleration(35.0, speed), expected, 0.01 * expected);
+}
+
 }  // namespace
 }  // namespace pivot
