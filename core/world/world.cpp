@@ -755,10 +755,12 @@ CableId World::add_cable(const CableDescription& cable) {
         const std::string joint_name = fmt::format("{}/attach{}", cable.name, k);
         const std::string at = fmt::format("{}: attach[{}]", where, k);
         double pose[7], twist[6];
-        cable_point(cable_id, e, s_node, pose, twist);
+        cable_node(cable_id, node, pose, twist);
         const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
+        const Mat3 material_axes = rotation(material_rotation);
+        const Vec3d tangent = {material_axes[0][0], material_axes[1][0], material_axes[2][0]};
         const bool fixed = pins[k].a->type == "fixed";
-        const Quatd joint_frame = fixed ? frame_with_x(normalized(cable_node_tangent(cable_id, node), at)) : Quatd{1, 0, 0, 0};
+        const Quatd joint_frame = fixed ? frame_with_x(normalized(tangent, at)) : Quatd{1, 0, 0, 0};
         Attachment on_cable;
         on_cable.element = model_.element_groups[model_.cables[cable_id].group].first + e;
         on_cable.local_point = {s_node, 0.0, 0.0};
@@ -794,34 +796,32 @@ void World::cable_point(CableId c, uint32_t element, double s, double pose[7], d
     attachment_frame(a, pose, twist);
 }
 
-namespace {
-// Element and material coordinate of a cable node.
-std::pair<uint32_t, double> node_point(uint32_t node, uint32_t elements) {
-    return node >= elements ? std::pair{elements - 1, 1.0} : std::pair{node, 0.0};
+void World::cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const {
+    const uint32_t elements = model_.element_groups[model_.cables.at(c).group].count;
+    if (node > elements) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
+    // Node n is the start of element n; the last node the end of the last element.
+    if (node < elements) {
+        cable_point(c, node, 0.0, pose, twist);
+    } else {
+        cable_point(c, elements - 1, 1.0, pose, twist);
+    }
 }
-}  // namespace
 
 std::array<double, 3> World::cable_node_position(CableId c, uint32_t node) const {
-    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
-    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
     double pose[7], twist[6];
-    cable_point(c, e, s, pose, twist);
+    cable_node(c, node, pose, twist);
     return {pose[0], pose[1], pose[2]};
 }
 
 std::array<double, 3> World::cable_node_velocity(CableId c, uint32_t node) const {
-    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
-    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
     double pose[7], twist[6];
-    cable_point(c, e, s, pose, twist);
+    cable_node(c, node, pose, twist);
     return {twist[0], twist[1], twist[2]};
 }
 
 std::array<double, 3> World::cable_node_tangent(CableId c, uint32_t node) const {
-    const auto [e, s] = node_point(node, model_.element_groups[model_.cables.at(c).group].count);
-    if (node >= cable_node_count(c)) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
     double pose[7], twist[6];
-    cable_point(c, e, s, pose, twist);
+    cable_node(c, node, pose, twist);
     const Mat3 r = rotation({pose[3], pose[4], pose[5], pose[6]});
     return {r[0][0], r[1][0], r[2][0]};
 }

@@ -372,6 +372,8 @@ private:
     void rebuild_material_pairs();
     const double* body_q(BodyId b) const;
     const double* body_v(BodyId b) const;
+    // World pose and twist of a cable node now.
+    void cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const;
     // World pose and twist of an attachment now.
     void attachment_frame(const Attachment& a, double pose[7], double twist[6]) const;
 

@@ -17,97 +17,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "allocation_counter.hpp"
 #include "first_party_plugins.hpp"
-
-// ---- Heap allocation counting (as tests/step/step_allocation_test.cpp) ----
-// Two counters: the global operator new of this program (replaced), and the
-// C allocator (malloc, calloc, realloc, aligned allocations: interposed and
-// forwarded to glibc's __libc_* entry points), which is what CHOLMOD and any
-// C code in the plugins use. The interposed malloc serves the whole process
-// (shared libraries and dlopen'ed plugins resolve malloc to the executable's
-// definition first); outside a counting window it only forwards.
-namespace {
-std::atomic<long> cxx_allocations{0};
-std::atomic<long> c_allocations{0};
-std::atomic<bool> counting{false};
-}  // namespace
-
-// AddressSanitizer supplies its own allocator: no replacement there (the
-// allocation test is skipped in sanitizer builds, as step_allocation_test's).
-#if defined(__SANITIZE_ADDRESS__)
-#define PIVOT_COUNTS_ALLOCATIONS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PIVOT_COUNTS_ALLOCATIONS 0
-#endif
-#endif
-#ifndef PIVOT_COUNTS_ALLOCATIONS
-#define PIVOT_COUNTS_ALLOCATIONS 1
-#endif
-// The C allocator is interposed on glibc only (its __libc_* entry points).
-#if PIVOT_COUNTS_ALLOCATIONS && defined(__GLIBC__)
-#define PIVOT_COUNTS_C_ALLOCATIONS 1
-#else
-#define PIVOT_COUNTS_C_ALLOCATIONS 0
-#endif
-
-#if PIVOT_COUNTS_ALLOCATIONS
-void* operator new(std::size_t size) {
-    if (counting.load(std::memory_order_relaxed)) cxx_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-#endif
-
-#if PIVOT_COUNTS_C_ALLOCATIONS
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* p, std::size_t size);
-void* __libc_memalign(std::size_t alignment, std::size_t size);
-void __libc_free(void* p);
-}
-namespace {
-void count_c_allocation() {
-    if (counting.load(std::memory_order_relaxed)) c_allocations.fetch_add(1, std::memory_order_relaxed);
-}
-}  // namespace
-extern "C" {
-void* malloc(std::size_t size) noexcept {
-    count_c_allocation();
-    return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) noexcept {
-    count_c_allocation();
-    return __libc_calloc(count, size);
-}
-void* realloc(void* p, std::size_t size) noexcept {
-    count_c_allocation();
-    return __libc_realloc(p, size);
-}
-void free(void* p) noexcept { __libc_free(p); }
-void* memalign(std::size_t alignment, std::size_t size) noexcept {
-    count_c_allocation();
-    return __libc_memalign(alignment, size);
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
-    count_c_allocation();
-    return __libc_memalign(alignment, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept {
-    count_c_allocation();
-    void* p = __libc_memalign(alignment, size);
-    if (p == nullptr) return ENOMEM;
-    *out = p;
-    return 0;
-}
-}
-#endif
 
 namespace pivot {
 namespace {
@@ -464,39 +375,41 @@ TEST_P(CableStepBySolver, NoHeapAllocationAfterWarmUp) {
     // neither operator new nor the C allocator (CHOLMOD's).
     if (!PIVOT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "AddressSanitizer replaces operator new; counted in normal builds";
 #if PIVOT_COUNTS_C_ALLOCATIONS
-    // The interposition works: libc's own strdup allocates through it.
-    c_allocations = 0;
-    counting = true;
-    char* copy = strdup("probe");
-    counting = false;
-    free(copy);
-    ASSERT_GT(c_allocations.load(), 0) << "malloc is not interposed: C allocations would go uncounted";
+    {
+        // The interposition works: libc's own strdup allocates through it.
+        char* copy = nullptr;
+        {
+            test::AllocationWindow window;
+            copy = strdup("probe");
+        }
+        free(copy);
+        ASSERT_GT(test::c_allocations.load(), 0) << "malloc is not interposed: C allocations would go uncounted";
+    }
 #endif
     WorldSettings settings = only(GetParam());
     World world(registry(), settings);
     build_swinging_body_with_cable(world);
-    cxx_allocations = 0;
-    c_allocations = 0;
-    counting = true;
-    world.step();
-    counting = false;
-    const long warm_cxx = cxx_allocations.load(), warm_c = c_allocations.load();
+    {
+        test::AllocationWindow window;
+        world.step();
+    }
+    const long warm_cxx = test::cxx_allocations.load(), warm_c = test::c_allocations.load();
 #if PIVOT_COUNTS_C_ALLOCATIONS
     // The warm-up step creates the cable's CHOLMOD matrix and factor: C
     // allocations beyond those of operator new (which counts in both), so
     // the counter does see CHOLMOD.
     EXPECT_GT(warm_c, warm_cxx) << "CHOLMOD's allocations in the first step were not counted";
 #endif
-    cxx_allocations = 0;
-    c_allocations = 0;
-    counting = true;
-    for (int i = 0; i < 100; ++i) world.step();
-    counting = false;
+    {
+        test::AllocationWindow window;
+        for (int i = 0; i < 100; ++i) world.step();
+    }
     std::printf("[ measured ] %s: %ld operator new and %ld C allocations in 100 steps after one warm-up step "
                 "(which made %ld and %ld)\n",
-                GetParam().c_str(), cxx_allocations.load(), c_allocations.load(), warm_cxx, warm_c);
-    EXPECT_EQ(cxx_allocations.load(), 0) << "operator new calls in 100 steps with " << GetParam();
-    EXPECT_EQ(c_allocations.load(), 0) << "C allocations (malloc/calloc/realloc) in 100 steps with " << GetParam();
+                GetParam().c_str(), test::cxx_allocations.load(), test::c_allocations.load(), warm_cxx, warm_c);
+    EXPECT_EQ(test::cxx_allocations.load(), 0) << "operator new calls in 100 steps with " << GetParam();
+    EXPECT_EQ(test::c_allocations.load(), 0) << "C allocations (malloc/calloc/realloc) in 100 steps with "
+                                             << GetParam();
     EXPECT_EQ(world.statistics().solver_failures, 0u);
 }
 
