@@ -85,9 +85,16 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
         if (g.count == 0) continue;
         const pivot_element_batch batch = element_batch(g, state);
         double* mass = s.mass.data() + s.mass_offset[g.first];
-        CallResult r = checked_mass_matrix(g.instance, batch, mass);
-        if (!r.ok()) throw Error(r.message);
         StepScratch::InternalRows& in = s.internal_rows[gi];
+        // A chain keeps its mass matrices unfactored (its block matrix is
+        // assembled from them), so a constant mass is asked for once.
+        const bool constant = g.chain && g.instance.plugin().has(PIVOT_ELEMENT_CAP_CONSTANT_MASS);
+        CallResult r;
+        if (!(constant && in.mass_ready)) {
+            r = checked_mass_matrix(g.instance, batch, mass);
+            if (!r.ok()) throw Error(r.message);
+            in.mass_ready = constant;
+        }
         double* forces = in.forces.data();
         r = checked_generalized_forces(g.instance, batch, step, forces);
         if (!r.ok()) throw Error(r.message);

@@ -64,6 +64,7 @@ struct StepScratch {
     // blocks (element_dynamics.cpp).
     struct InternalRows {
         uint32_t max_rows = 0;
+        bool mass_ready = false;            // a chain's constant mass matrices are in `mass`
         std::vector<double> forces;
         std::vector<pivot_row> rows;        // count x max_rows
         std::vector<double> jacobians;      // count x max_rows x nv
