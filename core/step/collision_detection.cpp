@@ -12,7 +12,7 @@
 namespace pivot {
 
 void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScratch& s) {
-    if (model.shapes.empty() && model.contact_samples.empty()) return;
+    if (!s.collision_possible) return;
     // Poses of the elements that carry shapes (rigid bodies: q = x, quaternion).
     for (uint32_t e = 0; e < model.element_count; ++e) {
         const ElementGroup& g = model.element_groups[model.element_group[e]];
@@ -62,7 +62,7 @@ void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScra
 }
 
 void find_contacts(const WorldModel& model, StepScratch& s) {
-    if (model.shapes.empty() && model.contact_samples.empty()) return;
+    if (!s.collision_possible) return;
     s.collision.collide_pairs({model.settings.contact_margin});
 }
 

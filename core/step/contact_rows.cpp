@@ -116,7 +116,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.next_contact_state.clear();
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     for (auto& b : s.friction_batches) b.contacts.clear();
-    if (model.shapes.empty() && model.contact_samples.empty()) return;
+    if (!s.collision_possible) return;
     const auto& contacts = s.collision.contacts().contacts;
     const auto materials = static_cast<uint32_t>(model.materials.size());
 

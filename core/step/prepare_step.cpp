@@ -177,6 +177,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
                    cable[static_cast<uint32_t>(a)] == cable[static_cast<uint32_t>(b)];
         },
         &s.collision_cable);
+    s.collision_possible = !model.shapes.empty() || model.cables.size() > 1;
     s.body_poses.assign(elements + samples, collision::Pose{});
     s.body_speeds.assign(elements + samples, collision::BodySpeed{});
     s.group_contact_points.assign(model.element_groups.size(), {});

@@ -129,7 +129,9 @@ struct StepScratch {
     std::vector<double> v_next;  // model.nv
     std::vector<double> q_next;  // model.nq
 
-    // Contacts of this step.
+    // Contacts of this step. Nothing can collide without shapes, unless two
+    // cables meet (a cable's samples never collide among themselves).
+    bool collision_possible = false;
     collision::CollisionWorld collision;
     std::vector<collision::Pose> body_poses;  // per collision body (elements, then cable contact samples)
     std::vector<collision::BodySpeed> body_speeds;  // the same, for the collision sweep
