@@ -25,7 +25,10 @@ ChainMatrix::ChainMatrix(uint32_t elements, uint32_t node_nv)
         nnz += j - row_start_[j] + 1;
     }
     matrix_ = cholmod_allocate_sparse(n_, n_, nnz, 1, 1, 1, CHOLMOD_REAL, &common_);
-    if (matrix_ == nullptr) throw Error("CHOLMOD: cannot allocate a cable's matrix");
+    if (matrix_ == nullptr) {
+        release();
+        throw Error("CHOLMOD: cannot allocate a cable's matrix");
+    }
     auto* p = static_cast<int*>(matrix_->p);
     auto* i = static_cast<int*>(matrix_->i);
     p[0] = 0;
@@ -36,12 +39,20 @@ ChainMatrix::ChainMatrix(uint32_t elements, uint32_t node_nv)
     }
     clear();
     factor_ = cholmod_analyze(matrix_, &common_);
-    if (factor_ == nullptr) throw Error("CHOLMOD: the analysis of a cable's matrix failed");
+    // solve() reads the factor itself: it must be what the settings above
+    // ask for (simplicial, LDL^T, natural ordering, int indices, real).
+    if (factor_ == nullptr || factor_->is_super || factor_->ordering != CHOLMOD_NATURAL ||
+        factor_->itype != CHOLMOD_INT || factor_->xtype != CHOLMOD_PATTERN) {
+        release();
+        throw Error("CHOLMOD: the analysis of a cable's matrix failed or did not keep the natural ordering");
+    }
 }
 
-ChainMatrix::~ChainMatrix() {
-    cholmod_free_factor(&factor_, &common_);
-    cholmod_free_sparse(&matrix_, &common_);
+ChainMatrix::~ChainMatrix() { release(); }
+
+void ChainMatrix::release() {
+    if (factor_ != nullptr) cholmod_free_factor(&factor_, &common_);
+    if (matrix_ != nullptr) cholmod_free_sparse(&matrix_, &common_);
     cholmod_finish(&common_);
 }
 
@@ -62,7 +73,18 @@ void ChainMatrix::add_element(uint32_t element, const double* block) {
 
 bool ChainMatrix::factorize() {
     cholmod_factorize(matrix_, factor_, &common_);
-    return common_.status == CHOLMOD_OK && factor_->minor == n_;
+    if (common_.status != CHOLMOD_OK || factor_->minor != n_ || factor_->is_super || factor_->is_ll ||
+        factor_->xtype != CHOLMOD_REAL) {
+        return false;
+    }
+    // LDL^T reports only zero pivots: a negative one (an indefinite matrix,
+    // e.g. a plugin's wrong-signed mass) is checked here.
+    const auto* p = static_cast<const int*>(factor_->p);
+    const auto* d = static_cast<const double*>(factor_->x);
+    for (uint32_t j = 0; j < n_; ++j) {
+        if (!(d[p[j]] > 0.0)) return false;
+    }
+    return true;
 }
 
 void ChainMatrix::solve(double* x, uint32_t first) const {

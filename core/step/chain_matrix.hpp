@@ -35,6 +35,7 @@ public:
     void solve(double* x, uint32_t first = 0) const;
 
 private:
+    void release();
     uint32_t elements_, node_nv_, n_;
     std::vector<int32_t> row_start_;  // per column: first row of the band (upper triangle)
     cholmod_common common_;

@@ -1,8 +1,15 @@
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "common/error.hpp"
 #include "step/step_stages.hpp"
 
 namespace pivot {
+
+namespace {
+constexpr uint32_t kMaxInternalRows = 1024;  // per element (plugin_element.h)
+}  // namespace
 
 void prepare_step(const WorldModel& model, StepScratch& s) {
     const uint32_t elements = model.element_count;
@@ -24,6 +31,11 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         in.max_rows = g.instance.plugin().has(PIVOT_ELEMENT_CAP_INTERNAL_ROWS) && f.max_internal_rows != nullptr
                           ? f.max_internal_rows(g.instance.handle())
                           : 0;
+        if (in.max_rows > kMaxInternalRows) {  // its storage is count x max_rows x nv
+            throw Error(fmt::format("{}: max_internal_rows returned {}, more than the {} rows per element the host "
+                                    "accepts (plugin_element.h)",
+                                    describe(g.instance.plugin()), in.max_rows, kMaxInternalRows));
+        }
         in.forces.assign(static_cast<size_t>(g.count) * g.nv, 0.0);
         in.rows.assign(static_cast<size_t>(g.count) * in.max_rows, pivot_row{});
         in.jacobians.assign(static_cast<size_t>(g.count) * in.max_rows * g.nv, 0.0);

@@ -315,6 +315,11 @@ ElementGroup& World::rigid_group() {
     if (g.nq != 7 || g.nv != 6 || plugin.has(PIVOT_ELEMENT_CAP_SHARED_NODES)) {
         throw Error(fmt::format("{}: a rigid-body element must have 7 coordinates and 6 velocities", describe(plugin)));
     }
+    // A new group goes after the existing ones (cables, when they came
+    // first): add_body inserts at its offsets before the next relayout().
+    g.first = model_.element_count;
+    g.q_offset = model_.nq;
+    g.v_offset = model_.nv;
     model_.element_groups.push_back(std::move(g));
     return model_.element_groups.back();
 }
@@ -376,6 +381,9 @@ BodyId World::add_body(const BodyDescription& body) {
     if (body.name.empty()) throw Error("body: name must not be empty");
     if (body.name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
     if (body_by_name_.count(body.name)) throw Error(where + ": name: another body already has this name");
+    if (std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == body.name; })) {
+        throw Error(where + ": name: a cable already has this name");
+    }
     if (!(body.mass > 0.0) || !std::isfinite(body.mass)) {
         throw Error(fmt::format("{}: mass: must be a positive number of kg, got {}", where, body.mass));
     }
@@ -664,11 +672,11 @@ CableId World::add_cable(const CableDescription& cable) {
     }
     // The element must accept its reference (a plugin checks it here, not at
     // the first step): its mass matrices.
+    const std::vector<double> zero_v(static_cast<size_t>(g.count) * g.nv, 0.0);
     {
         std::vector<double> mass(static_cast<size_t>(g.count) * g.nv * g.nv);
-        const std::vector<double> v(static_cast<size_t>(g.count) * g.nv, 0.0);
         std::vector<double> gathered(g.q_reference);
-        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), gathered.data(), v.data(),
+        const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), gathered.data(), zero_v.data(),
                                         g.q_reference.data()};
         CallResult r = checked_mass_matrix(g.instance, batch, mass.data());
         if (!r.ok()) throw Error(fmt::format("{}: {}", where, r.message));
@@ -732,6 +740,48 @@ CableId World::add_cable(const CableDescription& cable) {
         record.contact_s[0] = 0.5, record.contact_w[0] = 1.0;
     }
 
+    // The attachments' joints, prepared before anything changes (a failed
+    // call changes nothing): each node is a material point of its element
+    // (s = 0, or 1 for the last node), its frame and the body's (or the
+    // world's) coinciding now; "fixed" is a revolute joint about the tangent
+    // (the element has no torsion to clamp).
+    struct PreparedJoint {
+        std::string name;
+        const PluginRecord* plugin;
+        std::vector<double> params;
+        Attachment on_cable, on_body;
+    };
+    std::vector<PreparedJoint> prepared;
+    const uint32_t first_element = model_.element_count;
+    for (size_t k = 0; k < pins.size(); ++k) {
+        const uint32_t node = pins[k].node;
+        const uint32_t e = std::min(node, cable.elements - 1);
+        const double s_node = node == cable.elements ? 1.0 : 0.0;
+        const std::string at = fmt::format("{}: attach[{}]", where, k);
+        const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + static_cast<size_t>(e) * g.item_stride,
+                                        q.data() + g.element_q(e), zero_v.data(), g.q_reference.data() + e * g.nq};
+        const pivot_material_point point{0, 0, {s_node, 0.0, 0.0}};
+        double pose[7], twist[6];
+        std::vector<double> jacobian(6 * g.nv);
+        CallResult r = checked_material_frames(g.instance, batch, &point, 1, pose, twist, jacobian.data());
+        if (!r.ok()) throw Error(fmt::format("{}: {}", at, r.message));
+        const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
+        const Mat3 material_axes = rotation(material_rotation);
+        const Vec3d tangent = {material_axes[0][0], material_axes[1][0], material_axes[2][0]};
+        const bool fixed = pins[k].a->type == "fixed";
+        const Quatd joint_frame = fixed ? frame_with_x(normalized(tangent, at)) : Quatd{1, 0, 0, 0};
+        PreparedJoint j;
+        j.name = fmt::format("{}/attach{}", cable.name, k);
+        j.plugin = &registry_->require(PIVOT_KIND_JOINT, fixed ? "pivot.joint.revolute" : "pivot.joint.spherical");
+        j.params = pack_params(*j.plugin, ParamScope::item, nlohmann::json::object(), at);
+        j.on_cable.element = first_element + e;
+        j.on_cable.local_point = {s_node, 0.0, 0.0};
+        j.on_cable.local_rotation = conjugate_times(material_rotation, joint_frame);
+        j.on_body = attach(pins[k].a->body, {pose[0], pose[1], pose[2]}, joint_frame, at + ": body");
+        prepared.push_back(std::move(j));
+    }
+    for (const PreparedJoint& j : prepared) joint_group(*j.plugin);  // their plugins' instances exist
+
     model_.element_groups.push_back(std::move(g));
     record.group = static_cast<uint32_t>(model_.element_groups.size() - 1);
     const ElementGroup& added = model_.element_groups.back();
@@ -742,34 +792,9 @@ CableId World::add_cable(const CableDescription& cable) {
     model_.cables.push_back(std::move(record));
     const auto cable_id = static_cast<CableId>(model_.cables.size() - 1);
     relayout();
-
-    // Pins: the node (a material point of its element) and the body or the
-    // world, frames coinciding now; "fixed" is a revolute joint about the
-    // tangent (the element has no torsion to clamp).
-    const PluginRecord& spherical = registry_->require(PIVOT_KIND_JOINT, "pivot.joint.spherical");
-    const PluginRecord& revolute = registry_->require(PIVOT_KIND_JOINT, "pivot.joint.revolute");
-    for (size_t k = 0; k < pins.size(); ++k) {
-        const uint32_t node = pins[k].node;
-        const uint32_t e = std::min(node, cable.elements - 1);
-        const double s_node = node == cable.elements ? 1.0 : 0.0;
-        const std::string joint_name = fmt::format("{}/attach{}", cable.name, k);
-        const std::string at = fmt::format("{}: attach[{}]", where, k);
-        double pose[7], twist[6];
-        cable_node(cable_id, node, pose, twist);
-        const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
-        const Mat3 material_axes = rotation(material_rotation);
-        const Vec3d tangent = {material_axes[0][0], material_axes[1][0], material_axes[2][0]};
-        const bool fixed = pins[k].a->type == "fixed";
-        const Quatd joint_frame = fixed ? frame_with_x(normalized(tangent, at)) : Quatd{1, 0, 0, 0};
-        Attachment on_cable;
-        on_cable.element = model_.element_groups[model_.cables[cable_id].group].first + e;
-        on_cable.local_point = {s_node, 0.0, 0.0};
-        on_cable.local_rotation = conjugate_times(material_rotation, joint_frame);
-        const Attachment on_body = attach(pins[k].a->body, {pose[0], pose[1], pose[2]}, joint_frame, at + ": body");
-        const PluginRecord& joint_plugin = fixed ? revolute : spherical;
-        const auto params = pack_params(joint_plugin, ParamScope::item, nlohmann::json::object(), at);
-        const JointId j = insert_joint(joint_name, joint_plugin, params, on_cable, on_body);
-        model_.cables[cable_id].attachment_joints.push_back(j);
+    for (const PreparedJoint& j : prepared) {
+        model_.cables[cable_id].attachment_joints.push_back(
+            insert_joint(j.name, *j.plugin, j.params, j.on_cable, j.on_body));
     }
     return cable_id;
 }
@@ -984,8 +1009,8 @@ void World::attachment_frame(const Attachment& a, double pose[7], double twist[6
                                     state_.v.data() + g.v_offset + g.element_v(e), g.q_reference.data() + e * g.nq};
     const pivot_material_point point{0, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}};
     double raw_pose[7];
-    std::vector<double> jacobian(6 * g.nv);
-    CallResult r = checked_material_frames(g.instance, batch, &point, 1, raw_pose, twist, jacobian.data());
+    frame_jacobian_.resize(6 * g.nv);  // grows once: readers call this every frame (cable nodes)
+    CallResult r = checked_material_frames(g.instance, batch, &point, 1, raw_pose, twist, frame_jacobian_.data());
     if (!r.ok()) throw Error(r.message);
     std::copy(raw_pose, raw_pose + 3, pose);
     // The frame's orientation: the material frame's, then the attachment's rotation.

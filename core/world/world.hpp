@@ -47,7 +47,8 @@ struct ElementGroup {
     std::vector<double> item_params;  // count x item_stride
     std::vector<double> q_reference;  // count x nq, at creation (per element)
     // Per-element copies of a chain's shared node values, for batched calls
-    // (element_batch); unused otherwise.
+    // (element_batch; a second call overwrites the first's batch, and const
+    // readers write them: one thread per world); unused otherwise.
     mutable std::vector<double> gathered_q, gathered_v;
 
     uint32_t node_count() const { return chain ? (count > 0 ? count + 1 : 0) : count * (nq / node_nq); }
@@ -384,6 +385,10 @@ private:
     std::unordered_map<std::string, JointId> joint_by_name_;
     std::unique_ptr<LcpSolverChain> solver_;
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
+    // Written by const readers (attachment_frame; element_batch gathers a
+    // chain's nodes into its group's buffers): a world is used by one thread
+    // at a time, readers included (pivot.h's thread rules).
+    mutable std::vector<double> frame_jacobian_;
 };
 
 }  // namespace pivot

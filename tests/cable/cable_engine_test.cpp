@@ -619,5 +619,47 @@ TEST(CableEngine, AttachmentJointNameCollisionIsRefused) {
     EXPECT_TRUE(shape_of(world) == before);
 }
 
+// Building order: a cable first, then the world's first body (whose
+// rigid-body group comes after the cable's), then another cable attached to
+// it. Each keeps its own coordinates (the body's insertion once shifted the
+// cable's: found in review), steps, and a body may not take a cable's name.
+TEST(CableEngine, BodiesAddedAfterACableKeepEverythingInPlace) {
+    WorldSettings settings;
+    settings.timestep = 0.01;
+    World world(registry(), settings);
+    CableDescription first;
+    first.name = "first";
+    first.start = {0, 0, 0};
+    first.end = {2, 0, 0};
+    first.elements = 4;
+    first.radius = 0.005;
+    first.attach.push_back({0, "world", "spherical"});
+    world.add_cable(first);
+    std::vector<std::array<double, 3>> nodes;
+    for (uint32_t k = 0; k < 5; ++k) nodes.push_back(world.cable_node_position(0, k));
+    BodyDescription box;
+    box.name = "box";
+    box.position = {5, 5, 5};
+    world.add_body(box);
+    for (uint32_t k = 0; k < 5; ++k) EXPECT_EQ(world.cable_node_position(0, k), nodes[k]) << "node " << k;
+    EXPECT_EQ(world.position(world.body("box")), (std::array<double, 3>{5, 5, 5}));
+    CableDescription second = first;
+    second.name = "second";
+    second.start = {5, 5, 5};
+    second.end = {5, 5, 3};
+    second.attach = {{0, "box", "spherical"}};
+    world.add_cable(second);
+    EXPECT_EQ(world.cable_node_position(1, 0), (std::array<double, 3>{5, 5, 5}));
+    BodyDescription clash;
+    clash.name = "second";
+    EXPECT_THROW(world.add_body(clash), Error);
+    for (int i = 0; i < 20; ++i) world.step();
+    EXPECT_NEAR(world.cable_node_position(0, 0)[0], 0.0, 1e-6);  // pinned to the world
+    const auto box_at = world.position(world.body("box"));
+    const auto hangs_from = world.cable_node_position(1, 0);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(box_at[k], hangs_from[k], 1e-4);  // pinned to the falling box
+    EXPECT_LT(box_at[2], 5.0);
+}
+
 }  // namespace
 }  // namespace pivot

@@ -116,7 +116,12 @@ typedef struct pivot_element_functions {
      * e, up to max_internal_rows rows at rows + e*max_rows, their Jacobians
      * w.r.t. the element's velocities at jacobians + (e*max_rows + r)*nv
      * (one nv-vector per row), and the number written in row_counts[e].
-     * Optional (NULL when the element has none).
+     * The host eliminates them into the element's mass block (ABI 1.2; with
+     * or without shared nodes), so each must be a plain compliant row:
+     * compliance > 0, bounds (-inf, inf), findex -1, target_velocity 0
+     * (PIVOT_ROW_NO_STABILIZATION leaves its violation out); anything else
+     * fails the step with a message naming the element and row. At most
+     * 1024 rows per element. Optional (NULL when the element has none).
      */
     pivot_status (*internal_rows)(const void* instance, const pivot_element_batch* batch,
                                   const pivot_step_info* step, pivot_row* rows,
