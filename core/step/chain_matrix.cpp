@@ -1,7 +1,6 @@
 #include "step/chain_matrix.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "common/error.hpp"
 
