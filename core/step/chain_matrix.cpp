@@ -7,7 +7,7 @@
 namespace pivot {
 
 ChainMatrix::ChainMatrix(uint32_t elements, uint32_t node_nv)
-    : elements_(elements), node_nv_(node_nv), n_((elements + 1) * node_nv) {
+    : node_nv_(node_nv), n_((elements + 1) * node_nv) {
     cholmod_start(&common_);
     common_.print = 0;
     common_.nmethods = 1;

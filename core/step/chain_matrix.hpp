@@ -36,7 +36,7 @@ public:
 
 private:
     void release();
-    uint32_t elements_, node_nv_, n_;
+    uint32_t node_nv_, n_;
     std::vector<int32_t> row_start_;  // per column: first row of the band (upper triangle)
     cholmod_common common_;
     cholmod_sparse* matrix_ = nullptr;  // upper triangle, CSC
