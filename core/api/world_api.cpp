@@ -250,7 +250,28 @@ PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body
         b.linear_velocity = array_of(d.linear_velocity);
         b.angular_velocity = array_of(d.angular_velocity);
         b.fixed = d.fixed != 0;
-        for (uint32_t k = 0; k < d.shape_count; ++k) b.shapes.push_back(shape_of(d.shapes[k]));
+        // An array of a growable struct is stepped by its first entry's
+        // struct_size (pivot.h VERSIONING, as plugin.h does for schemas):
+        // a caller built against a later header, with a longer
+        // pivot_shape_desc, still passes its shapes correctly.
+        if (d.shape_count > 0) {
+            const uint32_t stride = d.shapes[0].struct_size;
+            if (stride < kShapeSize10 || stride % alignof(pivot_shape_desc) != 0) {
+                throw pivot::Error(fmt::format("body->shapes[0]: struct_size {} is not a pivot_shape_desc size (call "
+                                               "pivot_shape_desc_init)",
+                                               stride));
+            }
+            const auto* bytes = reinterpret_cast<const unsigned char*>(d.shapes);
+            for (uint32_t k = 0; k < d.shape_count; ++k) {
+                const auto& shape = *reinterpret_cast<const pivot_shape_desc*>(bytes + static_cast<size_t>(k) * stride);
+                if (shape.struct_size != stride) {
+                    throw pivot::Error(fmt::format("body->shapes[{}]: struct_size {} differs from the first entry's {} "
+                                                   "(the entries of one array have one size)",
+                                                   k, shape.struct_size, stride));
+                }
+                b.shapes.push_back(shape_of(shape));
+            }
+        }
         const pivot::BodyId id = w.add_body(b);
         if (index != nullptr) *index = id;
     });

@@ -409,3 +409,56 @@ TEST(EmbeddingCpp, CableErrorsNameTheCableAndField) {
 }
 
 }  // namespace
+
+namespace {
+
+// pivot.h VERSIONING: body->shapes is stepped by its first entry's
+// struct_size, so an application built against a later header (a longer
+// pivot_shape_desc) still passes every shape. Here a "future" shape with a
+// trailing field: a ball of two spheres, the second 0.3 m, settles at
+// z = 0.3 on the ground (read at the wrong stride, the second shape's radius
+// would be garbage or the call refused). Entries of different sizes are
+// refused, naming the entry.
+TEST(EmbeddingCpp, ShapeArraysAreSteppedByTheirStructSize) {
+    struct FutureShape {
+        pivot_shape_desc base;
+        double added_later;
+    };
+    Engine engine;
+    pivot_world_settings settings;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 0.01;
+    World world = engine.create(settings);
+    pivot_shape_desc ground;
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    world.add_static_shape(ground);
+    FutureShape shapes[2];
+    for (FutureShape& s : shapes) {
+        pivot_shape_desc_init(&s.base);
+        s.base.struct_size = sizeof(FutureShape);
+        s.base.type = "sphere";
+        s.added_later = 1e300;
+    }
+    shapes[0].base.radius = 0.1;
+    shapes[1].base.radius = 0.3;
+    pivot_body_desc ball;
+    pivot_body_desc_init(&ball);
+    ball.name = "ball";
+    ball.position[2] = 0.5;
+    ball.shapes = &shapes[0].base;
+    ball.shape_count = 2;
+    const uint32_t index = world.add_body(ball);
+    world.step(200);
+    EXPECT_NEAR(world.body(index).position[2], 0.3, 1e-3);
+    shapes[1].base.struct_size = sizeof(pivot_shape_desc);
+    ball.name = "other";
+    try {
+        world.add_body(ball);
+        ADD_FAILURE() << "mixed entry sizes accepted";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("shapes[1]"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace

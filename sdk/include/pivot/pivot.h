@@ -31,7 +31,9 @@
  * pivot_world_statistics begin with struct_size; set it with the matching
  * pivot_*_init() function, which also fills the defaults. Fields are only
  * ever appended, zero meaning "absent", and a library accepts every size
- * from its first release's on (same policy as plugin.h). pivot_body_state,
+ * from its first release's on (same policy as plugin.h). An array of such
+ * a struct (pivot_body_desc.shapes) is stepped by its first entry's
+ * struct_size, and all its entries must have that size. pivot_body_state,
  * pivot_joint_reaction, pivot_contact, pivot_contact_cables and
  * pivot_cable_attachment have no struct_size: they are frozen within a
  * major version (the last three travel in arrays); new data will come
