@@ -258,7 +258,7 @@ TEST(CableValidation, FlexiblePendulumWithGeometricStiffnessIsStableAndDissipati
 }
 
 // (b) the default geometric_stiffness 0 (the thesis's method), same four
-// runs. Bounded: |E(t) - E(0)| < E_s throughout (an unstable run grows
+// runs. Bounded: |E(t) - E(0)| < 1.5 E_s throughout (an unstable run grows
 // without bound; the step's O(h^3) stretch error stores energy in the axial
 // rows and gives it back, which is what is seen); the pendulum really swings
 // (the tip passes below the pivot to x < 0); the length (sum of node
@@ -283,7 +283,11 @@ TEST(CableValidation, FlexiblePendulumWithoutGeometricStiffnessStaysBounded) {
         SCOPED_TRACE(::testing::Message() << k.elements << " elements, h = " << k.h << ", E = " << k.youngs);
         const PendulumRun run = swing_pendulum(k.elements, k.h, k.youngs, 0.0);
         ASSERT_TRUE(run.finite);
-        EXPECT_LT(run.deviation, kPendulumEnergyScale);
+        // 1.5 E_s: the 5-element soft run peaks at 0.96 E_s, a chaotic
+        // 10 s path whose peak may move with the compiler's rounding; an
+        // unstable run passes 7 E_s within seconds (measured before the
+        // axial prediction), so the bound still separates the two.
+        EXPECT_LT(run.deviation, 1.5 * kPendulumEnergyScale);
         EXPECT_TRUE(run.swung_under);
         EXPECT_LT(run.length_error, k.length_bound);
     }
