@@ -106,6 +106,35 @@ bool check_count(CallResult& r, const PluginInstance& inst, const char* function
 
 uint32_t element_nv(const PluginRecord& p) { return p.element.nodes_per_element * p.element.velocities_per_node; }
 
+// count nv x nv column-major blocks: symmetric to 1e-12 relative to their
+// diagonals, which are positive (mass matrices) or at least non-negative
+// (semidefinite matrices such as a geometric stiffness).
+bool check_symmetric_blocks(CallResult& r, const PluginInstance& inst, const char* function, const char* what,
+                            const double* blocks, uint32_t nv, uint32_t count, bool positive_diagonal) {
+    const size_t block = static_cast<size_t>(nv) * nv;
+    for (uint32_t e = 0; e < count; ++e) {
+        const double* m = blocks + e * block;
+        for (uint32_t i = 0; i < nv; ++i) {
+            const double d = m[i + i * nv];
+            if (positive_diagonal ? !(d > 0.0) : d < 0.0) {
+                r = failure(inst, function, PIVOT_ERROR, "element {}: {}: diagonal entry ({}, {}) = {} is {}", e, what,
+                            i, i, d, positive_diagonal ? "not positive" : "negative (it must be positive semidefinite)");
+                return false;
+            }
+            for (uint32_t j = 0; j < i; ++j) {
+                const double a = m[i + j * nv];
+                const double b = m[j + i * nv];
+                if (std::abs(a - b) > 1e-12 * (std::abs(d) + std::abs(m[j + j * nv]))) {
+                    r = failure(inst, function, PIVOT_ERROR, "element {}: {} is not symmetric: ({}, {}) = {} but ({}, {}) = {}",
+                                e, what, i, j, a, j, i, b);
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& problem,
@@ -165,23 +194,7 @@ CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_b
     const uint32_t nv = element_nv(inst.plugin());
     const size_t block = static_cast<size_t>(nv) * nv;
     if (!check_finite(r, inst, fn, "mass", mass, block * batch.count)) return r;
-    for (uint32_t e = 0; e < batch.count; ++e) {
-        const double* m = mass + e * block;
-        for (uint32_t i = 0; i < nv; ++i) {
-            if (!(m[i + i * nv] > 0.0)) {
-                return failure(inst, fn, PIVOT_ERROR, "element {}: diagonal entry ({}, {}) = {} is not positive", e, i,
-                               i, m[i + i * nv]);
-            }
-            for (uint32_t j = 0; j < i; ++j) {
-                const double a = m[i + j * nv];
-                const double b = m[j + i * nv];
-                if (std::abs(a - b) > 1e-12 * (std::abs(m[i + i * nv]) + std::abs(m[j + j * nv]))) {
-                    return failure(inst, fn, PIVOT_ERROR, "element {}: the mass matrix is not symmetric: ({}, {}) = {} "
-                                   "but ({}, {}) = {}", e, i, j, a, j, i, b);
-                }
-            }
-        }
-    }
+    check_symmetric_blocks(r, inst, fn, "the mass matrix", mass, nv, batch.count, true);
     return r;
 }
 
@@ -253,20 +266,7 @@ CallResult checked_internal_stiffness(const PluginInstance& inst, const pivot_el
     if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
     if (!check_finite(r, inst, fn, "stiffness", stiffness, nv * nv * batch.count)) return r;
-    for (uint32_t e = 0; e < batch.count; ++e) {
-        const double* k = stiffness + e * nv * nv;
-        for (size_t i = 0; i < nv; ++i) {
-            if (k[i + i * nv] < 0.0) {
-                return failure(inst, fn, PIVOT_ERROR, "element {}: diagonal entry ({}, {}) = {} is negative (K must be "
-                               "positive semidefinite)", e, i, i, k[i + i * nv]);
-            }
-            for (size_t j = 0; j < i; ++j) {
-                if (std::abs(k[i + j * nv] - k[j + i * nv]) > 1e-12 * (std::abs(k[i + i * nv]) + std::abs(k[j + j * nv]))) {
-                    return failure(inst, fn, PIVOT_ERROR, "element {}: K is not symmetric at ({}, {})", e, i, j);
-                }
-            }
-        }
-    }
+    check_symmetric_blocks(r, inst, fn, "K", stiffness, static_cast<uint32_t>(nv), batch.count, false);
     return r;
 }
 
