@@ -29,12 +29,22 @@ long previous_contact(const WorldState& state, uint64_t id) {
     return it != state.contact_ids.end() && *it == id ? it - state.contact_ids.begin() : -1;
 }
 
-void orthonormal_tangents(const double n[3], double t1[3], double t2[3]) {
-    // t1 perpendicular to n from the axis least aligned with it; t2 = n x t1.
-    const double a[3] = {std::abs(n[0]) < 0.57 ? 1.0 : 0.0, std::abs(n[0]) < 0.57 ? 0.0 : 1.0, 0.0};
-    const double d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
-    double v[3] = {a[0] - d * n[0], a[1] - d * n[1], a[2] - d * n[2]};
-    const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+// The contact frame's tangents: t1 is `preferred` (a cable's tangent) made
+// perpendicular to n when that is well defined, else from the axis least
+// aligned with n (a function of the normal alone); t2 = n x t1.
+void orthonormal_tangents(const double n[3], const double* preferred, double t1[3], double t2[3]) {
+    double v[3], len = 0.0;
+    if (preferred != nullptr) {
+        const double d = preferred[0] * n[0] + preferred[1] * n[1] + preferred[2] * n[2];
+        for (int i = 0; i < 3; ++i) v[i] = preferred[i] - d * n[i];
+        len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    if (!(len > 1e-6)) {
+        const double a[3] = {std::abs(n[0]) < 0.57 ? 1.0 : 0.0, std::abs(n[0]) < 0.57 ? 0.0 : 1.0, 0.0};
+        const double d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+        for (int i = 0; i < 3; ++i) v[i] = a[i] - d * n[i];
+        len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
     for (int i = 0; i < 3; ++i) t1[i] = v[i] / len;
     t2[0] = n[1] * t1[2] - n[2] * t1[1];
     t2[1] = n[2] * t1[0] - n[0] * t1[2];
@@ -190,10 +200,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                 // A cable: its tangent (the material frame's x axis) orients
                 // the contact's friction directions (below).
                 const double* o = gp.poses.data() + 7 * k + 3;
-                double* t = s.contact_points[contact].cable_tangent;
-                t[0] = 1.0 - 2.0 * (o[2] * o[2] + o[3] * o[3]);
-                t[1] = 2.0 * (o[1] * o[2] + o[0] * o[3]);
-                t[2] = 2.0 * (o[1] * o[3] - o[0] * o[2]);
+                const collision::Vec3 t = collision::Quat(o[0], o[1], o[2], o[3]) * collision::Vec3::UnitX();
+                std::copy_n(t.data(), 3, s.contact_points[contact].cable_tangent);
             }
             // The point's twist at the free velocity v* (gravity and applied
             // forces included, contact impulses not): the direction the
@@ -230,25 +238,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             cp.relative_velocity[k] = twist[12 * i + 6 + k] - twist[12 * i + k];
             cp.relative_angular_velocity[k] = twist[12 * i + 9 + k] - twist[12 * i + 3 + k];
         }
-        orthonormal_tangents(cp.normal, cp.tangent1, cp.tangent2);
-        if (p.distributed) {
-            // Friction along and across the cable (seed000 2.8): tangent1 is
-            // the cable's tangent in the contact plane, unless the cable
-            // meets the surface end-on. (Our sliding-aligned models turn
-            // their first row to the sliding direction when the contact
-            // slides; the cable's frame holds for contacts at rest and for
-            // the reports.)
-            const double* t = p.cable_tangent;
-            const double tn = t[0] * cp.normal[0] + t[1] * cp.normal[1] + t[2] * cp.normal[2];
-            double along[3] = {t[0] - tn * cp.normal[0], t[1] - tn * cp.normal[1], t[2] - tn * cp.normal[2]};
-            const double length = std::sqrt(along[0] * along[0] + along[1] * along[1] + along[2] * along[2]);
-            if (length > 1e-6) {
-                for (int k = 0; k < 3; ++k) cp.tangent1[k] = along[k] / length;
-                cp.tangent2[0] = cp.normal[1] * cp.tangent1[2] - cp.normal[2] * cp.tangent1[1];
-                cp.tangent2[1] = cp.normal[2] * cp.tangent1[0] - cp.normal[0] * cp.tangent1[2];
-                cp.tangent2[2] = cp.normal[0] * cp.tangent1[1] - cp.normal[1] * cp.tangent1[0];
-            }
-        }
+        // Friction along and across the cable (seed000 2.8) on a cable
+        // contact, unless the cable meets the surface end-on. (Our
+        // sliding-aligned models turn their first row to the sliding
+        // direction when the contact slides; the cable's frame holds for
+        // contacts at rest and for the reports.)
+        orthonormal_tangents(cp.normal, p.distributed ? p.cable_tangent : nullptr, cp.tangent1, cp.tangent2);
         std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
         std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
         cp.depth = c.depth;
