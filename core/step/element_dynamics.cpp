@@ -58,6 +58,17 @@ void eliminate_internal_rows(const ElementGroup& g, const StepScratch::InternalR
     }
 }
 
+// rhs = M_e v_e + h (f_e + applied_e): the element's momentum after the
+// step's forces, before the internal rows (applied may be NULL).
+void momentum(const double* m, const double* v, const double* f, const double* applied, double h, uint32_t nv,
+              double* rhs) {
+    for (uint32_t a = 0; a < nv; ++a) {
+        double sum = h * (f[a] + (applied != nullptr ? applied[a] : 0.0));
+        for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * v[b];
+        rhs[a] = sum;
+    }
+}
+
 // Internal rows can be eliminated only if they are plain compliant rows.
 void check_internal_rows(const ElementGroup& g, const StepScratch::InternalRows& in) {
     for (uint32_t e = 0; e < g.count; ++e) {
@@ -122,19 +133,18 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
                 double* mbar = in.element_matrix.data();
                 double* rhs = in.element_rhs.data();
                 std::copy_n(m, nv * nv, mbar);
-                const double* ve = v + g.element_v(e);
-                for (uint32_t a = 0; a < nv; ++a) {
-                    double sum = h * forces[static_cast<size_t>(e) * nv + a];
-                    for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * ve[b];
-                    rhs[a] = sum;
-                }
+                // Applied forces act on the shared nodes: added once per node above.
+                momentum(m, v + g.element_v(e), forces + static_cast<size_t>(e) * nv, nullptr, h, nv, rhs);
                 if (in.max_rows > 0) eliminate_internal_rows(g, in, e, h, mbar, rhs);
                 matrix.add_element(e, mbar);
                 for (uint32_t a = 0; a < nv; ++a) v_free[g.element_v(e) + a] += rhs[a];
             }
             if (!matrix.factorize()) {
+                const auto cable = std::find_if(model.cables.begin(), model.cables.end(),
+                                                [&](const CableRecord& c) { return c.group == gi; });
                 throw Error(fmt::format("{}: the iteration matrix of cable '{}' is not positive definite",
-                                        describe(g.instance.plugin()), s.chain_names[s.block_chain[block]]));
+                                        describe(g.instance.plugin()),
+                                        cable != model.cables.end() ? cable->name : std::string("?")));
             }
             matrix.solve(v_free);
             continue;
@@ -156,11 +166,7 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
             const bool internal = in.max_rows > 0;
             if (internal) {
                 double* rhs = in.element_rhs.data();
-                for (uint32_t a = 0; a < nv; ++a) {
-                    double sum = h * (f[a] + applied[a]);
-                    for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * v[b];
-                    rhs[a] = sum;
-                }
+                momentum(m, v, f, applied, h, nv, rhs);
                 eliminate_internal_rows(g, in, e, h, m, rhs);
                 std::copy_n(rhs, nv, v_free);
             } else {

@@ -46,7 +46,6 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     }
     // Chains: a sparse matrix each, analysed once here.
     s.chains.clear();
-    s.chain_names.clear();
     s.block_chain.assign(model.blocks.size(), UINT32_MAX);
     uint32_t largest_block = 0;
     for (uint32_t b = 0; b < model.blocks.size(); ++b) {
@@ -56,11 +55,6 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         const ElementGroup& g = model.element_groups[block.group];
         s.block_chain[b] = static_cast<uint32_t>(s.chains.size());
         s.chains.push_back(std::make_unique<ChainMatrix>(g.count, g.node_nv));
-        std::string name = "?";
-        for (const CableRecord& c : model.cables) {
-            if (c.group == block.group) name = c.name;
-        }
-        s.chain_names.push_back(name);
     }
     s.block_rhs.assign(largest_block, 0.0);
     s.v_next.assign(model.nv, 0.0);

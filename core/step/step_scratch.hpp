@@ -4,7 +4,6 @@
 // reads the model and the state and writes only its own part of this.
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -76,7 +75,6 @@ struct StepScratch {
     std::vector<InternalRows> internal_rows;  // per element group
     // Chains (cables): one sparse factorization per chain block.
     std::vector<std::unique_ptr<ChainMatrix>> chains;
-    std::vector<std::string> chain_names;  // per chain: its cable, for messages
     std::vector<uint32_t> block_chain;     // per block: index into chains, or UINT32_MAX
     std::vector<double> block_rhs;         // largest block nv: one solve's right-hand side
 

@@ -236,16 +236,24 @@ bool references_ok(const Instance* inst, const pivot_element_batch* batch) {
     return true;
 }
 
+// M-hat of B.23 (with E12): the mass matrix per unit rho A L of one
+// coordinate direction, over the shape functions S1..S4.
+void mass_hat(double L, double hat[4][4]) {
+    const double values[4][4] = {{13.0 / 35.0, 11.0 * L / 210.0, 9.0 / 70.0, -13.0 * L / 420.0},
+                                 {11.0 * L / 210.0, L * L / 105.0, 13.0 * L / 420.0, -L * L / 140.0},
+                                 {9.0 / 70.0, 13.0 * L / 420.0, 13.0 / 35.0, -11.0 * L / 210.0},
+                                 {-13.0 * L / 420.0, -L * L / 140.0, -11.0 * L / 210.0, L * L / 105.0}};
+    std::memcpy(hat, values, sizeof(values));
+}
+
 pivot_status mass_matrix(const void* instance, const pivot_element_batch* batch, double* mass) {
     const auto* inst = static_cast<const Instance*>(instance);
     if (!references_ok(inst, batch)) return PIVOT_ERROR;
     for (uint32_t e = 0; e < batch->count; ++e) {
         const double L = length_of(batch, e);
         const double m = inst->density * inst->area * L;
-        const double hat[4][4] = {{13.0 / 35.0, 11.0 * L / 210.0, 9.0 / 70.0, -13.0 * L / 420.0},
-                                  {11.0 * L / 210.0, L * L / 105.0, 13.0 * L / 420.0, -L * L / 140.0},
-                                  {9.0 / 70.0, 13.0 * L / 420.0, 13.0 / 35.0, -11.0 * L / 210.0},
-                                  {-13.0 * L / 420.0, -L * L / 140.0, -11.0 * L / 210.0, L * L / 105.0}};
+        double hat[4][4];
+        mass_hat(L, hat);
         double* out = mass + static_cast<size_t>(e) * kNv * kNv;
         std::memset(out, 0, sizeof(double) * kNv * kNv);
         // Mhat kron I3 (E12): entry (3a + i, 3b + i) = Mhat[a][b].
@@ -437,10 +445,8 @@ pivot_status energy(const void* instance, const pivot_element_batch* batch, cons
         const double* v = q_of(batch->v, e);
         const double m = inst->density * inst->area * L;
         // 1/2 v^T M v with M = m (Mhat kron I3): per component, 1/2 m u^T Mhat u.
-        const double hat[4][4] = {{13.0 / 35.0, 11.0 * L / 210.0, 9.0 / 70.0, -13.0 * L / 420.0},
-                                  {11.0 * L / 210.0, L * L / 105.0, 13.0 * L / 420.0, -L * L / 140.0},
-                                  {9.0 / 70.0, 13.0 * L / 420.0, 13.0 / 35.0, -11.0 * L / 210.0},
-                                  {-13.0 * L / 420.0, -L * L / 140.0, -11.0 * L / 210.0, L * L / 105.0}};
+        double hat[4][4];
+        mass_hat(L, hat);
         for (int a = 0; a < 4; ++a)
             for (int b = 0; b < 4; ++b) t += 0.5 * m * hat[a][b] * dot(load3(v + 3 * a), load3(v + 3 * b));
         // -int rho A g.r dx = -Q_g^T q (exact: Q_g = int rho A S^T g dx).
