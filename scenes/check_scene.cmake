@@ -1,6 +1,7 @@
 # Smoke test of one example scene: runs `pivot run SCENE --steps N --summary
 # SUMMARY --quiet` and checks the run summary (CLI.md's keys): exit code 0,
-# every step solved (solver.failures == 0), finite energy, and the optional
+# every step solved (solver.failures == 0), no step reported diverging
+# (diverging.steps == 0), finite energy, and the optional
 # scene-specific bounds below. Numbers the summary cannot hold (NaN, inf) are
 # written as null by the JSON writer, so "finite" is "a JSON number".
 #
@@ -59,9 +60,13 @@ number(energy_final energy final)
 number(penetration max_penetration)
 number(joint_error max_joint_error)
 number(wall_time wall_time)
+number(diverging diverging steps)
 
 if(NOT steps STREQUAL "" AND NOT steps EQUAL STEPS)
   string(APPEND problems "\n  steps: ${steps}, expected ${STEPS}")
+endif()
+if(NOT diverging STREQUAL "" AND NOT diverging EQUAL 0)
+  string(APPEND problems "\n  diverging.steps: ${diverging} steps reported diverging (expected 0)")
 endif()
 if(NOT failures STREQUAL "" AND NOT failures EQUAL 0)
   string(APPEND problems "\n  solver.failures: ${failures} island solves failed (expected 0)")

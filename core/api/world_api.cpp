@@ -3,6 +3,7 @@
 // reports failures through pivot_last_error(); see api_support.hpp.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -52,11 +53,11 @@ T read_struct(const T& given, size_t first_release_size, const char* what) {
     return out;
 }
 constexpr size_t kShapeSize10 = sizeof(pivot_shape_desc);
-constexpr size_t kSettingsSize10 = sizeof(pivot_world_settings);
+constexpr size_t kSettingsSize10 = offsetof(pivot_world_settings, stabilization);
 constexpr size_t kMaterialSize10 = sizeof(pivot_material_desc);
 constexpr size_t kBodySize10 = sizeof(pivot_body_desc);
 constexpr size_t kJointSize10 = sizeof(pivot_joint_desc);
-constexpr size_t kStatisticsSize10 = sizeof(pivot_world_statistics);
+constexpr size_t kStatisticsSize10 = offsetof(pivot_world_statistics, energy_excess);
 constexpr size_t kCableSize10 = sizeof(pivot_cable_desc);
 
 pivot::World& world_of(pivot_world* w, const char* function) {
@@ -173,6 +174,17 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         ws.timestep = s.timestep;
         ws.gravity = array_of(s.gravity);
         ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
+        if (s.stabilization > 1) {
+            throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
+                                           s.stabilization));
+        }
+        if (s.stabilization == 1) {
+            ws.geometric_stiffness = false;
+            ws.projection_iterations = 0;
+        }
+        // 0 = the default; < 0 = off (WorldSettings: 0).
+        if (s.divergence_energy != 0.0) ws.divergence_energy = std::max(s.divergence_energy, 0.0);
+        if (s.divergence_joint_error != 0.0) ws.divergence_joint_error = std::max(s.divergence_joint_error, 0.0);
         *world = wrap(engine, std::make_unique<pivot::World>(e.registry, ws));
     });
 }
@@ -594,6 +606,8 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         const pivot::Energy e = w.energy();
         out.kinetic_energy = e.kinetic;
         out.potential_energy = e.gravitational + e.elastic;
+        out.energy_excess = s.energy_excess;
+        out.diverging = s.diverging ? 1u : 0u;
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

@@ -330,6 +330,39 @@ CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batc
     return r;
 }
 
+CallResult checked_joint_geometric_stiffness(const PluginInstance& inst, const pivot_joint_batch& batch,
+                                             const pivot_step_info& step, const double* forces, double* stiffness) {
+    const char* fn = "geometric_stiffness";
+    const auto& f = inst.plugin().joint;
+    const size_t size = static_cast<size_t>(144) * batch.count;
+    if (f.geometric_stiffness == nullptr) {
+        std::fill(stiffness, stiffness + size, 0.0);
+        return {};
+    }
+    const pivot_status s = f.geometric_stiffness(inst.handle(), &batch, &step, forces, stiffness);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    check_finite(r, inst, fn, "stiffness", stiffness, size);
+    return r;
+}
+
+CallResult checked_frame_stiffness(const PluginInstance& inst, const pivot_element_batch& batch,
+                                   const pivot_material_point* points, uint32_t point_count, const double* wrenches,
+                                   double* stiffness) {
+    const char* fn = "frame_stiffness";
+    const auto& f = inst.plugin().element;
+    const size_t size = static_cast<size_t>(36) * point_count;
+    if (f.frame_stiffness == nullptr) {
+        std::fill(stiffness, stiffness + size, 0.0);
+        return {};
+    }
+    const pivot_status s = f.frame_stiffness(inst.handle(), &batch, points, point_count, wrenches, stiffness);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    CallResult r;
+    check_finite(r, inst, fn, "stiffness", stiffness, size);
+    return r;
+}
+
 CallResult checked_friction_build(const PluginInstance& inst, const pivot_contact_point* contacts,
                                   const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
                                   double* state, pivot_row* rows, double* directions, double* coupling,

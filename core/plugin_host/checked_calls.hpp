@@ -62,6 +62,15 @@ CallResult checked_joint_rows(const PluginInstance& joint, const pivot_joint_bat
                               const pivot_step_info& step, pivot_row* rows, double* jacobians,
                               uint32_t* row_counts);
 
+// ABI 1.3: the joints' geometric stiffness (12 x 12 per joint on the frame
+// displacements) at the given row forces, and the elements' frame
+// stiffness (6 x 6 per material point) under the given wrenches; both
+// zero-filled when the plugin has none.
+CallResult checked_joint_geometric_stiffness(const PluginInstance& joint, const pivot_joint_batch& batch,
+                                             const pivot_step_info& step, const double* forces, double* stiffness);
+CallResult checked_frame_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
+                                   const pivot_material_point* points, uint32_t point_count, const double* wrenches,
+                                   double* stiffness);
 // Calls build_with_bodies (ABI 1.1) when the model has it, else build
 // (bodies then unused; may be NULL for a 1.0 model).
 CallResult checked_friction_build(const PluginInstance& friction, const pivot_contact_point* contacts,

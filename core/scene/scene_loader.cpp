@@ -88,7 +88,8 @@ private:
     void read_settings(const JsonAt& at) {
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
-                                "contact_regularization"});
+                                "contact_regularization", "geometric_stiffness", "projection_iterations",
+                                "divergence_energy", "divergence_joint_error"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -100,13 +101,21 @@ private:
         for (auto [key, field] : {std::pair{"solver_acceptance", &settings.solver_acceptance},
                                   std::pair{"contact_margin", &settings.contact_margin},
                                   std::pair{"restitution_threshold", &settings.restitution_threshold},
-                                  std::pair{"contact_regularization", &settings.contact_regularization}}) {
+                                  std::pair{"contact_regularization", &settings.contact_regularization},
+                                  std::pair{"divergence_energy", &settings.divergence_energy},
+                                  std::pair{"divergence_joint_error", &settings.divergence_joint_error}}) {
             if (auto v = s.optional(key)) {
                 *field = v->number();
                 if (!(*field >= 0.0)) v->fail(fmt::format("must be >= 0, got {}", *field));
             }
         }
 
+        if (auto v = s.optional("geometric_stiffness")) settings.geometric_stiffness = v->boolean();
+        if (auto v = s.optional("projection_iterations")) {
+            const double n = v->number();
+            if (!(n >= 0.0 && n <= 16.0 && n == std::floor(n))) v->fail(fmt::format("must be a whole number 0..16, got {}", n));
+            settings.projection_iterations = static_cast<uint32_t>(n);
+        }
         if (auto v = s.optional("solver")) settings.solver.id = solver_id(*v);
         if (auto v = s.optional("solver_options")) {
             v->expect_object();

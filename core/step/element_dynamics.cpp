@@ -1,5 +1,5 @@
 // Stage 1: the free motion. For every mass block (a rigid body; a whole
-// cable): its matrix (factored), the generalized forces f (gravity,
+// cable): its matrix, the generalized forces f (gravity,
 // gyroscopic, internal velocity terms) plus the user's external forces, and
 // the free velocity that the joint and contact impulses z later correct,
 //     v+ = v* + Mbar^-1 J^T z.
@@ -14,7 +14,9 @@
 // K the rows' geometric stiffness (plugin_element.h internal_stiffness:
 // the tension that turns with the cable). This is the Schur complement of
 // the strain rows (seed000 2.9): the solvers then see joint and contact
-// rows only, with responses Mbar^-1 J^T (mass_blocks.cpp).
+// rows only, with responses Mbar^-1 J^T (mass_blocks.cpp). The matrices are
+// factored (factor_mass_blocks, below) after the joints' geometric
+// stiffness is added to them (geometric_stiffness.cpp).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -120,7 +122,7 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
         const uint32_t nv = g.nv;
 
         if (g.chain) {
-            // One sparse block over the chain's nodes.
+            // One sparse block over the chain's nodes, factored later.
             const uint32_t block = model.element_block[g.first];
             ChainMatrix& matrix = *s.chains[s.block_chain[block]];
             double* v_free = s.v_free.data() + g.v_offset;
@@ -138,15 +140,8 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
                 if (in.max_rows > 0) eliminate_internal_rows(g, in, e, h, mbar, rhs);
                 matrix.add_element(e, mbar);
                 for (uint32_t a = 0; a < nv; ++a) v_free[g.element_v(e) + a] += rhs[a];
+                s.momentum_rhs[g.first + e] = 1;
             }
-            if (!matrix.factorize()) {
-                const auto cable = std::find_if(model.cables.begin(), model.cables.end(),
-                                                [&](const CableRecord& c) { return c.group == gi; });
-                throw Error(fmt::format("{}: the iteration matrix of cable '{}' is not positive definite",
-                                        describe(g.instance.plugin()),
-                                        cable != model.cables.end() ? cable->name : std::string("?")));
-            }
-            matrix.solve(v_free);
             continue;
         }
 
@@ -155,12 +150,9 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
             double* m = mass + static_cast<size_t>(e) * nv * nv;
             double* v_free = s.v_free.data() + g.v_offset + e * nv;
             const double* v = state.v.data() + g.v_offset + e * nv;
-            if (model.fixed[element]) {
-                std::fill(v_free, v_free + nv, 0.0);
-                continue;
-            }
-            // v* = v + h M^-1 (f + applied), or with internal rows
-            // Mbar^-1 (M v + h (f + applied) - J_A^T diag(h/c) phi_A).
+            if (model.fixed[element]) continue;
+            // Right-hand side h (f + applied), or with internal rows the
+            // momentum M v + h (f + applied) - J_A^T diag(h/c) phi_A.
             const double* f = forces + static_cast<size_t>(e) * nv;
             const double* applied = state.applied.data() + g.v_offset + e * nv;
             const bool internal = in.max_rows > 0;
@@ -172,16 +164,49 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
             } else {
                 for (uint32_t i = 0; i < nv; ++i) v_free[i] = h * (f[i] + applied[i]);
             }
+            s.momentum_rhs[element] = internal ? 1 : 0;
+        }
+    }
+}
+
+void factor_mass_blocks(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const ElementGroup& g = model.element_groups[gi];
+        if (g.count == 0) continue;
+        if (g.chain) {
+            const uint32_t block = model.element_block[g.first];
+            ChainMatrix& matrix = *s.chains[s.block_chain[block]];
+            if (!matrix.factorize()) {
+                const auto cable = std::find_if(model.cables.begin(), model.cables.end(),
+                                                [&](const CableRecord& c) { return c.group == gi; });
+                throw Error(fmt::format("{}: the iteration matrix of cable '{}' is not positive definite",
+                                        describe(g.instance.plugin()),
+                                        cable != model.cables.end() ? cable->name : std::string("?")));
+            }
+            matrix.solve(s.v_free.data() + g.v_offset);
+            continue;
+        }
+        const uint32_t nv = g.nv;
+        for (uint32_t e = 0; e < g.count; ++e) {
+            const uint32_t element = g.first + e;
+            double* v_free = s.v_free.data() + g.v_offset + e * nv;
+            if (model.fixed[element]) {
+                std::fill(v_free, v_free + nv, 0.0);
+                continue;
+            }
+            double* m = s.mass.data() + s.mass_offset[element];
             if (!cholesky_factor(m, nv)) {
                 throw Error(fmt::format("{}: the mass matrix of element {} is not positive definite",
                                         describe(g.instance.plugin()), e));
             }
             cholesky_solve(m, nv, v_free);
-            if (!internal) {
+            if (s.momentum_rhs[element] == 0) {
+                const double* v = state.v.data() + g.v_offset + e * nv;
                 for (uint32_t i = 0; i < nv; ++i) v_free[i] += v[i];
             }
         }
     }
+    solve_row_responses(model, s, 0, s.joint_rows_end);
 }
 
 }  // namespace pivot

@@ -1,8 +1,9 @@
-// Stage 6: positions. q+ = q + h N(q) v+ through each element plugin (which
+// Stage 8: positions. q+ = q + h N(q) v+ through each element plugin (which
 // owns the meaning of its coordinates: quaternion update and normalization
-// for rigid bodies), then v+, q+ and the impulses become the state. This is
-// the only stage that writes the state, so a step that failed earlier
-// leaves the world as it was.
+// for rigid bodies); after the projection (project_positions.cpp), v+, q+
+// and the impulses become the state (commit_state). That is the only
+// write to the state, so a step that failed earlier leaves the world as it
+// was.
 #include <algorithm>
 
 #include "common/error.hpp"
@@ -11,7 +12,7 @@
 
 namespace pivot {
 
-void integrate_positions(const WorldModel& model, WorldState& state, StepScratch& s) {
+void integrate_positions(const WorldModel& model, const WorldState& state, StepScratch& s) {
     const double h = model.settings.timestep;
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
@@ -24,6 +25,10 @@ void integrate_positions(const WorldModel& model, WorldState& state, StepScratch
             std::fill_n(s.v_next.data() + g.v_offset + e * g.nv, g.nv, 0.0);
         }
     }
+}
+
+void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
+    const double h = model.settings.timestep;
     state.q.swap(s.q_next);
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);

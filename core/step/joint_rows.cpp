@@ -39,6 +39,7 @@ void collect_joint_rows(const WorldModel& model, StepScratch& s) {
                 const size_t row_index = static_cast<size_t>(m) * jg.max_rows + k;
                 ProblemRow row;
                 row.row = out.rows[row_index];
+                row.row.violation += out.predicted[row_index];
                 row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
                 row.joint_group = g;
                 row.member = m;
@@ -55,13 +56,14 @@ void collect_joint_rows(const WorldModel& model, StepScratch& s) {
                         for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
                         s.jacobian.push_back(sum);
                     }
-                    add_row_block(model, s, row, a.element, offset);  // and its response Mbar^-1 J^T
+                    add_row_block(model, s, row, a.element, offset, false);  // response when factored
                 }
                 if (row.block_count == 0) continue;  // between the world and fixed bodies: nothing moves
                 s.rows.push_back(row);
             }
         }
     }
+    s.joint_rows_end = static_cast<uint32_t>(s.rows.size());
 }
 
 }  // namespace pivot

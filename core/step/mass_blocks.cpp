@@ -18,7 +18,8 @@ void solve_mass_block(const WorldModel& model, const StepScratch& s, uint32_t bl
     }
 }
 
-void add_row_block(const WorldModel& model, StepScratch& s, ProblemRow& row, uint32_t element, uint32_t offset) {
+void add_row_block(const WorldModel& model, StepScratch& s, ProblemRow& row, uint32_t element, uint32_t offset,
+                   bool solve) {
     const uint32_t block = model.element_block[element];
     const uint32_t nv = model.blocks[block].nv;
     const uint32_t first = model.element_block_offset[element];
@@ -27,8 +28,18 @@ void add_row_block(const WorldModel& model, StepScratch& s, ProblemRow& row, uin
     s.response.resize(response + nv, 0.0);
     double* w = s.response.data() + response;
     std::copy_n(s.jacobian.data() + offset, count, w + first);
-    solve_mass_block(model, s, block, w, first);
+    if (solve) solve_mass_block(model, s, block, w, first);
     row.blocks[row.block_count++] = RowBlock{block, offset, first, count, response};
+}
+
+void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row) {
+    for (uint32_t r = first_row; r < end_row; ++r) {
+        const ProblemRow& row = s.rows[r];
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            const RowBlock& block = row.blocks[b];
+            solve_mass_block(model, s, block.block, s.response.data() + block.response, block.first);
+        }
+    }
 }
 
 }  // namespace pivot

@@ -23,6 +23,14 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     }
     s.mass.assign(mass_size, 0.0);
     s.v_free.assign(model.nv, 0.0);
+    s.momentum_rhs.assign(elements, 0);
+    s.joint_stiffness.assign(mass_size, 0.0);
+    s.joint_stiffness_force.assign(model.nv, 0.0);
+    s.stiffened.assign(elements, 0);
+    s.element_stiffness_number.assign(elements, 0.0);
+    s.joint_split.assign(model.joints.size() * 84, 0.0);
+    s.joint_split_active.assign(model.joints.size(), 0);
+    s.joint_strength.assign(model.joints.size(), 0.0);
     s.internal_rows.assign(model.element_groups.size(), {});
     for (size_t gi = 0; gi < model.element_groups.size(); ++gi) {
         const ElementGroup& g = model.element_groups[gi];
@@ -59,6 +67,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.block_rhs.assign(largest_block, 0.0);
     s.v_next.assign(model.nv, 0.0);
     s.q_next.assign(model.nq, 0.0);
+    s.correction.assign(model.nv, 0.0);
 
     // Frame Jacobians: 6 x nv of the attachment's element (none for the world).
     const auto joints = static_cast<uint32_t>(model.joints.size());
@@ -88,6 +97,8 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         gp.poses.assign(7 * n, 0.0);
         gp.twists.assign(6 * n, 0.0);
         gp.jacobians.assign(6 * model.element_groups[g].nv * n, 0.0);
+        gp.wrenches.assign(6 * n, 0.0);
+        gp.frame_stiffness.assign(36 * n, 0.0);
     }
     s.frame_jacobian.assign(frame_size, 0.0);
 
@@ -103,6 +114,14 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         r.rows.assign(static_cast<size_t>(jg.count) * jg.max_rows, pivot_row{});
         r.jacobians.assign(static_cast<size_t>(jg.count) * jg.max_rows * 12, 0.0);
         r.row_counts.assign(jg.count, 0);
+        r.forces.assign(static_cast<size_t>(jg.count) * jg.max_rows, 0.0);
+        r.end_pose1.assign(7 * jg.count, 0.0);
+        r.end_pose2.assign(7 * jg.count, 0.0);
+        r.end_rows.assign(static_cast<size_t>(jg.count) * jg.max_rows, pivot_row{});
+        r.end_jacobians.assign(static_cast<size_t>(jg.count) * jg.max_rows * 12, 0.0);
+        r.end_counts.assign(jg.count, 0);
+        r.predicted.assign(static_cast<size_t>(jg.count) * jg.max_rows, 0.0);
+        r.stiffness.assign(static_cast<size_t>(jg.count) * 144, 0.0);
         max_rows_total += jg.count * jg.max_rows;
     }
     s.rows.reserve(max_rows_total);

@@ -27,8 +27,9 @@ private:
 }  // namespace
 
 const char* step_stage_name(StepStage stage) {
-    static const char* const names[] = {"dynamics", "frames",   "rows",  "broadphase", "narrowphase", "contacts",
-                                        "islands",  "assembly", "solve", "integrate",  "reports"};
+    static const char* const names[] = {"dynamics",    "frames",   "rows",    "stiffness", "factor",
+                                        "broadphase",  "narrowphase", "contacts", "islands", "assembly",
+                                        "solve",       "integrate",   "projection", "reports"};
     return stage < StepStage::count ? names[static_cast<size_t>(stage)] : "unknown";
 }
 
@@ -41,12 +42,17 @@ void World::step() {
     StepScratch& s = *scratch_;
     s.statistics = StepStatistics{};
     StageTimer timer(s.statistics);
-    compute_element_dynamics(model_, state_, s);  // M, f, v* = v + h M^-1 f
+    start_energy_watch(model_, state_);           // the energy the world starts from (once)
+    compute_element_dynamics(model_, state_, s);  // M, f (internal rows eliminated)
     timer.done(StepStage::dynamics);
     compute_joint_frames(model_, state_, s);      // joint frames: pose, twist, Jacobian
     timer.done(StepStage::frames);
-    collect_joint_rows(model_, s);                // rows J, phi, c, bounds; M^-1 J^T
+    collect_joint_rows(model_, s);                // rows J, phi, c, bounds
     timer.done(StepStage::rows);
+    add_geometric_stiffness(model_, state_, s);   // M += h^2 D: the joints' turning forces
+    timer.done(StepStage::stiffness);
+    factor_mass_blocks(model_, state_, s);        // Mbar factored; v* = v + h Mbar^-1 f; Mbar^-1 J^T
+    timer.done(StepStage::factor);
     find_shape_pairs(model_, state_, s);          // broadphase: shapes placed, candidate pairs
     timer.done(StepStage::broadphase);
     find_contacts(model_, s);                     // narrowphase: contact points of the pairs
@@ -59,9 +65,13 @@ void World::step() {
     timer.done(StepStage::assembly);
     solve_islands(model_, state_, *solver_, s);   // solve per island; v+ = v* + M^-1 J^T z
     timer.done(StepStage::solve);
-    integrate_positions(model_, state_, s);       // q+ = q + h N v+; commit the state
+    integrate_positions(model_, state_, s);       // q+ = q + h N v+
     timer.done(StepStage::integrate);
+    project_positions(model_, state_, *solver_, s);  // q+ back onto the rigid joints
+    commit_state(model_, state_, s);                 // v+, q+, impulses become the state
+    timer.done(StepStage::projection);
     report_joints(model_, state_, s);             // reactions, position errors
+    watch_divergence(model_, state_, s);          // energy against work done, joint error
     timer.done(StepStage::reports);
     s.statistics.islands = s.island_count;
     s.statistics.rows = static_cast<uint32_t>(s.rows.size());

@@ -58,6 +58,10 @@ struct StepScratch {
     std::vector<uint32_t> mass_offset;  // per element, into mass
     std::vector<double> mass;
     std::vector<double> v_free;         // model.nv
+    // Before factor_mass_blocks, v_free holds a right-hand side: the
+    // momentum M v + h f - ... of an element with internal rows (and of a
+    // chain), else the increment h f (v* = v + Mbar^-1 h f).
+    std::vector<uint8_t> momentum_rhs;  // per element
     // Per element group: generalized forces (count x nv, per element) and
     // the internal rows with their stiffness, eliminated into the mass
     // blocks (element_dynamics.cpp).
@@ -87,6 +91,8 @@ struct StepScratch {
         std::vector<pivot_material_point> points;
         std::vector<uint32_t> attachment;  // joint * 2 + side, per point
         std::vector<double> poses, twists, jacobians;
+        std::vector<double> wrenches;         // per point 6: the joint's wrench on it (geometric stiffness)
+        std::vector<double> frame_stiffness;  // per point 36 (plugin_element.h frame_stiffness)
     };
     std::vector<GroupPoints> group_points;  // per element group
 
@@ -97,8 +103,33 @@ struct StepScratch {
         std::vector<pivot_row> rows;         // count x max_rows
         std::vector<double> jacobians;       // count x max_rows x 12
         std::vector<uint32_t> row_counts;    // count
+        std::vector<double> forces;          // count x max_rows: last step's row forces (N, N m)
+        // The rows at the end of the step, q+ (evaluate_joint_rows_at), for
+        // the position projection.
+        std::vector<double> end_pose1, end_pose2;  // count x 7
+        std::vector<pivot_row> end_rows;           // count x max_rows
+        std::vector<double> end_jacobians;         // count x max_rows x 12
+        std::vector<uint32_t> end_counts;          // count
+        // Per row, the second-order part of its violation over the step at
+        // the start velocity (predict_joint_violations), added to the
+        // violation the solve corrects; 0 where there is none.
+        std::vector<double> predicted;             // count x max_rows
+        std::vector<double> stiffness;       // count x 144: geometric stiffness on the frames
     };
     std::vector<JointGroupRows> joint_rows;  // per joint group
+
+    // Geometric stiffness of the joints (geometric_stiffness.cpp), per
+    // element: the implicit part D (nv x nv at mass_offset) and the explicit
+    // force change c (nv at the element's velocities), added to the mass
+    // blocks before they are factored.
+    std::vector<double> joint_stiffness;
+    std::vector<double> joint_stiffness_force;
+    std::vector<uint8_t> stiffened;  // per element: D or c is nonzero
+    std::vector<double> element_stiffness_number;  // per element: h^2 lambda_max(M^-1 D)
+    std::vector<double> joint_split;               // per joint 84: D_1, D_2, K_rel t
+    std::vector<uint8_t> joint_split_active;       // per joint
+    std::vector<double> joint_strength;            // per joint: alpha of this step (0: resolved)
+    uint32_t joint_rows_end = 0;     // rows [0, joint_rows_end) are joint rows, responses computed when factored
 
     // Rows of this step and their Jacobian blocks.
     std::vector<ProblemRow> rows;
@@ -126,6 +157,7 @@ struct StepScratch {
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv
     std::vector<double> q_next;  // model.nq
+    std::vector<double> correction;  // model.nv: the position projection's displacement
 
     // Contacts of this step. Nothing can collide without shapes, unless two
     // cables meet (a cable's samples never collide among themselves).

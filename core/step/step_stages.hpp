@@ -13,22 +13,40 @@ class LcpSolverChain;
 void prepare_step(const WorldModel& model, StepScratch& scratch);
 
 // mass_blocks.cpp: x <- Mbar^-1 x over a mass block (x: the block's nv
-// values, zero before `first`); and a row's block on `element`, whose
-// Jacobian (the element's nv values) was just appended at
-// scratch.jacobian[offset]: its response is computed and the block added to
-// the row.
+// values, zero before `first`); a row's block on `element`, whose Jacobian
+// (the element's nv values) was just appended at scratch.jacobian[offset],
+// added to the row with its response Mbar^-1 J^T (computed now when
+// `solve`, else by solve_row_responses once the blocks are factored).
 void solve_mass_block(const WorldModel& model, const StepScratch& scratch, uint32_t block, double* x, uint32_t first);
-void add_row_block(const WorldModel& model, StepScratch& scratch, ProblemRow& row, uint32_t element, uint32_t offset);
+void add_row_block(const WorldModel& model, StepScratch& scratch, ProblemRow& row, uint32_t element, uint32_t offset,
+                   bool solve = true);
+void solve_row_responses(const WorldModel& model, StepScratch& scratch, uint32_t first_row, uint32_t end_row);
 
-// element_dynamics.cpp: mass matrices (factored), forces, free velocity;
-// internal rows eliminated into the mass blocks.
+// element_dynamics.cpp: mass matrices, forces and the right-hand side of
+// the free velocity, internal rows eliminated into the mass blocks; then,
+// once the joints' stiffness is in them, the blocks factored, the free
+// velocity v* solved and the joint rows' responses computed.
 void compute_element_dynamics(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+void factor_mass_blocks(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 
 // joint_frames.cpp: world pose, twist and Jacobian of every joint frame.
 void compute_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+// With the position projection on: each equality row's violation over the
+// step at the start velocity, phi(q + h N v) - phi - h J v (the second-order,
+// centripetal part the linearized row misses), for collect_joint_rows.
+void predict_joint_violations(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+// The joints' rows at the configuration q_all (model.nq values), into the
+// end_* buffers of each joint group.
+void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, StepScratch& scratch,
+                            const double* q_all);
 
-// joint_rows.cpp: rows of every joint, chained to element velocities.
+// joint_rows.cpp: rows of every joint, chained to element velocities
+// (responses pending: the mass blocks are not factored yet).
 void collect_joint_rows(const WorldModel& model, StepScratch& scratch);
+
+// geometric_stiffness.cpp: the joints' geometric stiffness at last step's
+// forces, on the frames' relative motion, into the mass blocks.
+void add_geometric_stiffness(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 
 // collision_detection.cpp: the broadphase (shapes placed at the bodies'
 // poses, candidate pairs) and the narrowphase (contact points of the pairs).
@@ -49,11 +67,23 @@ void find_islands(const WorldModel& model, StepScratch& scratch);
 void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& scratch);
 void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& scratch);
 
-// integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins,
-// then commits v+ and q+ to the state.
-void integrate_positions(const WorldModel& model, WorldState& state, StepScratch& scratch);
+// integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins
+// (into the scratch); commit_state makes v+ and q+ the state.
+void integrate_positions(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+void commit_state(const WorldModel& model, WorldState& state, StepScratch& scratch);
+
+// project_positions.cpp: q+ moved back onto the rigid joints (one
+// mass-weighted Gauss-Newton step), velocities untouched.
+void project_positions(const WorldModel& model, const WorldState& state, LcpSolverChain& solver,
+                       StepScratch& scratch);
 
 // joint_reports.cpp: reaction forces and position errors of the joints.
 void report_joints(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
+// divergence.cpp: the energy bookkeeping started (before a step, when
+// invalid), then after the step the energy against the work done on the
+// world, and the joint error, against the divergence thresholds.
+void start_energy_watch(const WorldModel& model, WorldState& state);
+void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& scratch);
 
 }  // namespace pivot

@@ -82,8 +82,8 @@ Quatd conjugate_times(const Quatd& a, const Quatd& b) {  // a^* b
 
 }  // namespace
 
-pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state, const double* v) {
-    const double* q = state.q.data() + g.q_offset;
+pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state, const double* v, const double* q) {
+    if (q == nullptr) q = state.q.data() + g.q_offset;
     if (v == nullptr) v = state.v.data() + g.v_offset;
     if (!g.chain) return pivot_element_batch{g.count, g.item_stride, g.item_params.data(), q, v, g.q_reference.data()};
     // A chain stores nodes: element e is nodes e and e + 1, gathered into
@@ -111,6 +111,11 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     require_nonnegative(settings.contact_margin, "contact_margin", " m");
     require_nonnegative(settings.restitution_threshold, "restitution_threshold", " m/s");
     require_nonnegative(settings.contact_regularization, "contact_regularization", "");
+    require_nonnegative(settings.divergence_energy, "divergence_energy", "");
+    require_nonnegative(settings.divergence_joint_error, "divergence_joint_error", " m");
+    if (settings.projection_iterations > 16) {
+        throw Error(fmt::format("settings.projection_iterations: must be 0..16, got {}", settings.projection_iterations));
+    }
     require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
@@ -325,6 +330,7 @@ ElementGroup& World::rigid_group() {
 }
 
 void World::relayout() {
+    state_.energy_watch.valid = false;
     // Groups are contiguous in q and v, in creation order.
     uint32_t element = 0, q = 0, v = 0;
     model_.element_group.clear();
@@ -899,6 +905,7 @@ void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<
     auto* q = const_cast<double*>(body_q(b));
     q[0] = p[0], q[1] = p[1], q[2] = p[2];
     for (int i = 0; i < 4; ++i) q[3 + i] = o[i] / norm;
+    state_.energy_watch.valid = false;
 }
 
 void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular) {
@@ -907,6 +914,7 @@ void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const st
     }
     auto* v = const_cast<double*>(body_v(b));
     for (int i = 0; i < 3; ++i) v[i] = linear[i], v[3 + i] = angular[i];
+    state_.energy_watch.valid = false;
 }
 
 void World::set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque) {

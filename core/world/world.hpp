@@ -63,7 +63,8 @@ struct ElementGroup {
 // batched element call receives); a chain's elements are gathered from its
 // nodes. `v` replaces the state's velocities when given (v_size() values).
 struct WorldState;
-pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state, const double* v = nullptr);
+pivot_element_batch element_batch(const ElementGroup& group, const WorldState& state, const double* v = nullptr,
+                                  const double* q = nullptr);
 
 
 // A mass block: the velocities solved together by one factorization of
@@ -127,6 +128,8 @@ enum class StepStage : uint32_t {
     dynamics,
     frames,
     rows,
+    stiffness,
+    factor,
     broadphase,
     narrowphase,
     contacts,
@@ -134,6 +137,7 @@ enum class StepStage : uint32_t {
     assembly,
     solve,
     integrate,
+    projection,
     reports,
     count
 };
@@ -167,6 +171,13 @@ struct StepStatistics {
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
     double max_joint_error = 0.0;  // m or rad
+    // Divergence watch (core/step/divergence.cpp): the mechanical energy
+    // after the step, how far it is above what the work done on the world
+    // allows, and whether that or the joint error passed its threshold
+    // (WorldSettings::divergence_*).
+    double energy = 0.0;        // J: kinetic + gravitational + elastic
+    double energy_excess = 0.0; // J: energy - (initial energy + work of forces and motors); > 0 is a gain
+    bool diverging = false;
 };
 
 struct Energy {
@@ -265,6 +276,16 @@ struct WorldState {
     std::vector<uint64_t> contact_ids;
     std::vector<double> contact_impulses;
     std::vector<double> contact_state;
+    // The divergence watch's bookkeeping (core/step/divergence.cpp):
+    // the energy the world may have (its energy when the watch started plus
+    // the work done on it since), the largest kinetic and the smallest
+    // potential energy seen. Restarted when a body is moved by hand.
+    struct EnergyWatch {
+        bool valid = false;
+        double reference = 0.0;      // J
+        double kinetic_max = 0.0;    // J
+        double potential_min = 0.0;  // J
+    } energy_watch;
 };
 
 struct StepScratch;  // core/step/step_scratch.hpp
@@ -319,6 +340,7 @@ public:
     std::array<double, 4> orientation(BodyId b) const;
     std::array<double, 3> linear_velocity(BodyId b) const;
     std::array<double, 3> angular_velocity(BodyId b) const;
+    // (Both restart the divergence watch's energy bookkeeping.)
     void set_pose(BodyId b, const std::array<double, 3>& position, const std::array<double, 4>& orientation);
     void set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular);
     // External force at the centre of mass and torque, world frame, applied

@@ -38,6 +38,23 @@ struct WorldSettings {
     // in the contact forces. 0 = exactly rigid (then redundant sets are left
     // to the fallback solver).
     double contact_regularization = 1e-5;
+    // Joints' geometric stiffness on the frames' relative motion, implicit
+    // (core/step/geometric_stiffness.cpp): what keeps chains and heavy
+    // loads stable at 60 Hz and 30 Hz. false = the rows' directions are
+    // taken at the start of the step only (unstable above h ~ 2/omega).
+    bool geometric_stiffness = true;
+    // After each step the positions are projected back onto the rigid
+    // joints (velocities untouched), so joint errors do not accumulate and
+    // their correction does not add energy (core/step/project_positions.cpp):
+    // this many Gauss-Newton steps at most.
+    uint32_t projection_iterations = 1;  // 0 = none
+    // A step reports the world as diverging (StepStatistics::diverging) when
+    // its energy exceeds what the work done on it allows by more than this
+    // fraction of its energy scale (the larger of the largest kinetic energy
+    // and the energy above the lowest potential seen), or when a joint's
+    // error exceeds divergence_joint_error (m or rad). 0 = that test off.
+    double divergence_energy = 0.1;
+    double divergence_joint_error = 0.1;
 };
 
 // A collision shape (SCENE_FORMAT.md "shapes"), in the body frame (or the

@@ -102,6 +102,10 @@ std::vector<uint8_t> World::save_state() const {
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
+    w.value(static_cast<uint8_t>(state_.energy_watch.valid));
+    w.value(state_.energy_watch.reference);
+    w.value(state_.energy_watch.kinetic_max);
+    w.value(state_.energy_watch.potential_min);
     // The plugins' own instance state (plugin.h: state_size/save_state), for
     // plugins that keep history: element groups, joint groups, and the
     // friction instances once the first step has made them.
@@ -137,6 +141,10 @@ void World::restore_state(const uint8_t* data, size_t size) {
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
+    restored.energy_watch.valid = r.value<uint8_t>("energy watch") != 0;
+    restored.energy_watch.reference = r.value<double>("energy watch");
+    restored.energy_watch.kinetic_max = r.value<double>("energy watch");
+    restored.energy_watch.potential_min = r.value<double>("energy watch");
     std::vector<std::vector<unsigned char>> element_states(model_.element_groups.size());
     for (auto& bytes : element_states) r.any_array(bytes, "element plugin state");
     std::vector<std::vector<unsigned char>> joint_states(model_.joint_groups.size());
@@ -150,6 +158,10 @@ void World::restore_state(const uint8_t* data, size_t size) {
                                 friction_states.size(), model_.friction_instances.size()));
     }
     if (!std::isfinite(restored.time)) throw Error("state buffer: time is not finite");
+    const WorldState::EnergyWatch& watch = restored.energy_watch;
+    if (!std::isfinite(watch.reference) || !std::isfinite(watch.kinetic_max) || !std::isfinite(watch.potential_min)) {
+        throw Error("state buffer: the energy watch is not finite");
+    }
     for (const auto* values : {&restored.q, &restored.v, &restored.applied}) {
         for (double x : *values) {
             if (!std::isfinite(x)) throw Error("state buffer: a coordinate, velocity or force is not finite");

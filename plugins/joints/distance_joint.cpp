@@ -27,6 +27,8 @@ struct Distance {
         const double r = norm(d);
         const Vec3 n = r > kDegenerateDistance ? (1.0 / r) * d : f1.x;
         out.add(equality_row(r - params[kLength], common_of(params)), -n, kZero3, n, kZero3);
+        // A degenerate direction has no defined turn: no stiffness.
+        if (out.stiffness != nullptr && r > kDegenerateDistance) distance_stiffness(out.stiffness, out.last_force(), n, r);
     }
 };
 

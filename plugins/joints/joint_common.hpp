@@ -97,6 +97,7 @@
 #include <pivot/plugin_joint.h>
 
 #include "joint_math.hpp"
+#include "joint_stiffness.hpp"
 
 namespace pivot::joints {
 
@@ -208,11 +209,18 @@ inline LimitMotor limit_motor_of(const double* p) {
 
 // ---------------------------------------------------------------- rows
 
-// Appends rows and their Jacobians for one joint.
+// Appends rows and their Jacobians for one joint; with `stiffness` set,
+// also adds each row's geometric stiffness (joint_stiffness.hpp) at the
+// row's force forces[row] to that 12 x 12 matrix.
 struct RowWriter {
     pivot_row* rows;  // max_rows_per_joint entries
     double* jac;      // max_rows_per_joint x 12
     uint32_t count;
+    const double* forces = nullptr;  // max_rows_per_joint: the rows' forces (geometric_stiffness)
+    double* stiffness = nullptr;     // 12 x 12, column-major, or nullptr (rows only)
+
+    // The force of the row added last.
+    double last_force() const { return forces[count - 1]; }
 
     void add(const pivot_row& row, Vec3 v1, Vec3 w1, Vec3 v2, Vec3 w2) {
         rows[count] = row;
@@ -241,12 +249,14 @@ inline void point_rows(RowWriter& out, const Frame& f1, const Frame& f2, const C
 inline void line_row(RowWriter& out, const Frame& f1, const Frame& f2, Vec3 a1, const Common& c) {
     const Vec3 d = f2.p - f1.p;
     out.add(equality_row(dot(a1, d), c), -a1, cross(a1, d), a1, kZero3);
+    if (out.stiffness != nullptr) line_stiffness(out.stiffness, out.last_force(), a1, d);
 }
 
 // One row: a1 (an axis of F1) is perpendicular to b2 (an axis of F2).
 inline void perpendicular_row(RowWriter& out, Vec3 a1, Vec3 b2, const Common& c) {
     const Vec3 g = cross(a1, b2);
     out.add(equality_row(dot(a1, b2), c), kZero3, g, kZero3, -g);
+    if (out.stiffness != nullptr) perpendicular_stiffness(out.stiffness, out.last_force(), a1, b2);
 }
 
 // Three rows: the frames have the same orientation (see the header comment).
@@ -256,18 +266,24 @@ inline void orientation_rows(RowWriter& out, const Frame& f1, const Frame& f2, c
     const Vec3 v_world = rotate(f1.q, vec(r));  // R1 v
     const Vec3 axes[3] = {f1.x, f1.y, f1.z};
     const double phi[3] = {2 * r.x, 2 * r.y, 2 * r.z};
+    const Mat3 q12 = columns(f1.x, f1.y, f1.z) * transpose(columns(f2.x, f2.y, f2.z));  // R1 R2^T
     for (int k = 0; k < 3; ++k) {
         const Vec3 a = r.w * axes[k] + cross(v_world, axes[k]);
         out.add(equality_row(phi[k], c), kZero3, -a, kZero3, a);
+        if (out.stiffness != nullptr) orientation_stiffness(out.stiffness, out.last_force(), axes[k], r.w, v_world, q12);
     }
 }
 
 // ---------------------------------------------------------------- free coordinate
 
 // A free coordinate and its gradient: rate = jv1.v1 + jw1.w1 + jv2.v2 + jw2.w2.
+// An angle's gradient is (0, -jw2, 0, jw2); a translation's is a line row's
+// along x1 = jv2 with d = p2 - p1 (for the geometric stiffness).
 struct FreeCoordinate {
     double value;
     Vec3 jv1, jw1, jv2, jw2;
+    bool angular;
+    Vec3 d;  // translation: p2 - p1
 
     double rate(const Frame& f1, const Frame& f2) const {
         return dot(jv1, f1.v) + dot(jw1, f1.w) + dot(jv2, f2.v) + dot(jw2, f2.w);
@@ -285,13 +301,21 @@ inline FreeCoordinate angle_about_x(const Frame& f1, const Frame& f2) {
         const Vec3 ds = cross(f1.z, f2.y) - cross(f1.y, f2.z);  // dS/dt = (w1 - w2).ds
         g = (1.0 / n) * (s * dc - c * ds);
     }
-    return {std::atan2(s, c), kZero3, -g, kZero3, g};
+    return {std::atan2(s, c), kZero3, -g, kZero3, g, true, kZero3};
 }
 
 // The translation of F2's origin along F1's x axis.
 inline FreeCoordinate translation_along_x(const Frame& f1, const Frame& f2) {
     const Vec3 d = f2.p - f1.p;
-    return {dot(f1.x, d), -f1.x, cross(f1.x, d), f1.x, kZero3};
+    return {dot(f1.x, d), -f1.x, cross(f1.x, d), f1.x, kZero3, false, d};
+}
+
+// Adds the geometric stiffness of the row just written along sign * (the
+// coordinate's gradient).
+inline void free_coordinate_stiffness(RowWriter& out, const FreeCoordinate& s, double sign) {
+    if (out.stiffness == nullptr) return;
+    if (s.angular) angle_stiffness(out.stiffness, sign * out.last_force(), s.jw2);
+    else line_stiffness(out.stiffness, sign * out.last_force(), s.jv2, s.d);
 }
 
 // The limit row and the motor row of a free coordinate. At most one limit
@@ -319,12 +343,14 @@ inline void free_coordinate_rows(RowWriter& out, const FreeCoordinate& s, double
             pivot_row row{use_upper ? gap_upper : gap_lower, 0.0, 0.0, 0.0, 0.0, kInf, -1, 0u};
             if (use_upper) out.add(row, -s.jv1, -s.jw1, -s.jv2, -s.jw2);
             else out.add(row, s.jv1, s.jw1, s.jv2, s.jw2);
+            free_coordinate_stiffness(out, s, use_upper ? -1.0 : 1.0);
         }
     }
     if (lm.motor_enabled && lm.motor_max_force > 0.0) {
         const pivot_row motor{0.0,  lm.motor_velocity, 0.0, 0.0, -lm.motor_max_force, lm.motor_max_force,
                               -1,   PIVOT_ROW_NO_STABILIZATION};
         out.add(motor, s.jv1, s.jw1, s.jv2, s.jw2);
+        free_coordinate_stiffness(out, s, 1.0);
     }
 }
 
@@ -397,6 +423,29 @@ pivot_status joint_rows(const void* instance, const pivot_joint_batch* batch, co
     return PIVOT_OK;
 }
 
+// The rows are written again (into scratch on the stack) with the
+// stiffness of each added at its force: the same code decides which rows
+// exist, so row k's force is always the force of row k.
+template <class Joint>
+pivot_status joint_geometric_stiffness(const void* instance, const pivot_joint_batch* batch,
+                                       const pivot_step_info* step, const double* forces, double* stiffness) {
+    if (!check_batch<Joint>(instance, batch)) return PIVOT_ERROR;
+    const double h = step != nullptr ? step->timestep : 0.0;
+    pivot_row rows[Joint::kMaxRows];
+    double jacobians[Joint::kMaxRows * kWidth];
+    for (uint32_t j = 0; j < batch->count; ++j) {
+        const Frame f1 = load_frame(batch->frame1_poses + 7 * static_cast<size_t>(j),
+                                    batch->frame1_twists + 6 * static_cast<size_t>(j));
+        const Frame f2 = load_frame(batch->frame2_poses + 7 * static_cast<size_t>(j),
+                                    batch->frame2_twists + 6 * static_cast<size_t>(j));
+        double* k = stiffness + static_cast<size_t>(j) * kWidth * kWidth;
+        for (uint32_t i = 0; i < kWidth * kWidth; ++i) k[i] = 0.0;
+        RowWriter out{rows, jacobians, 0, forces + static_cast<size_t>(j) * Joint::kMaxRows, k};
+        Joint::write(out, f1, f2, batch->item_params + static_cast<size_t>(j) * batch->item_param_stride, h);
+    }
+    return PIVOT_OK;
+}
+
 template <class Joint>
 pivot_status joint_coordinate(const void* instance, const pivot_joint_batch* batch, double* positions,
                               double* velocities) {
@@ -423,12 +472,12 @@ void write_free_coordinate_rows(RowWriter& out, const Frame& f1, const Frame& f2
 template <class Joint>
 constexpr pivot_joint_functions joint_functions() {
     return pivot_joint_functions{sizeof(pivot_joint_functions), Joint::kMaxRows, kInstanceFunctions,
-                                 joint_rows<Joint>, nullptr};
+                                 joint_rows<Joint>, nullptr, joint_geometric_stiffness<Joint>};
 }
 template <class Joint>
 constexpr pivot_joint_functions free_coordinate_joint_functions() {
     return pivot_joint_functions{sizeof(pivot_joint_functions), Joint::kMaxRows, kInstanceFunctions,
-                                 joint_rows<Joint>, joint_coordinate<Joint>};
+                                 joint_rows<Joint>, joint_coordinate<Joint>, joint_geometric_stiffness<Joint>};
 }
 
 constexpr uint64_t kFreeCoordinateCaps =

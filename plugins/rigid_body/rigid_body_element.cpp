@@ -171,6 +171,29 @@ pivot_status material_frames(const void*, const pivot_element_batch* batch, cons
     return PIVOT_OK;
 }
 
+// The lever arm's turn (plugin_element.h frame_stiffness): a force F held
+// fixed at the point r = R local (from the centre of mass) gives the torque
+// r x F; turning the body by dtheta turns the arm, d(r x F) = (dtheta x r)
+// x F = [F]x [r]x dtheta, so K = -[F]x [r]x = (F . r) I - r F^T on dtheta.
+// The torque of the wrench and the force on the centre do not turn.
+pivot_status frame_stiffness(const void*, const pivot_element_batch* batch, const pivot_material_point* points,
+                             uint32_t point_count, const double* wrenches, double* stiffness) {
+    for (uint32_t p = 0; p < point_count; ++p) {
+        const double* q = batch->q + static_cast<size_t>(points[p].element) * kCoords;
+        const Vec3 arm = rotation(orientation(q)) * load3(points[p].local);
+        const Vec3 force = load3(wrenches + 6 * static_cast<size_t>(p));
+        const double fr = dot(force, arm);
+        const double a[3] = {arm.x, arm.y, arm.z};
+        const double f[3] = {force.x, force.y, force.z};
+        double* k = stiffness + static_cast<size_t>(36) * p;
+        std::memset(k, 0, sizeof(double) * 36);
+        for (int i = 0; i < 3; ++i) {
+            for (int c = 0; c < 3; ++c) k[(3 + i) + 6 * (3 + c)] = (i == c ? fr : 0.0) - a[i] * f[c];
+        }
+    }
+    return PIVOT_OK;
+}
+
 pivot_status energy(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
                     double* kinetic, double* gravitational, double* elastic) {
     const auto* inst = static_cast<const Instance*>(instance);
@@ -244,6 +267,7 @@ pivot_element_functions make_functions() {
     f.integrate = integrate;
     f.material_frames = material_frames;
     f.energy = energy;
+    f.frame_stiffness = frame_stiffness;
     return f;
 }
 

@@ -6,7 +6,8 @@
    calls return PIVOT_ERROR with a message instead of crashing. Then
    cables: a crane's wire built in code and from scenes/cable_crane.json,
    its nodes read every frame as a renderer would (node 0 follows the boom
-   tip), and the cable calls' errors. Exits non-zero (printing why) on any
+   tip), and the cable calls' errors. Last, the divergence statistics of a
+   chain at 60 Hz with and without stabilization. Exits non-zero (printing why) on any
    failure. */
 #include <math.h>
 #include <stddef.h>
@@ -309,6 +310,88 @@ static void cable_from_scene(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* A chain of 50 links released horizontally at 60 Hz, as in issue 12:
+   with the default stabilization it stays bounded and no step reports
+   diverging; with stabilization 1 (none: the step before ABI 1.3) it
+   explodes, and the statistics say so. Also: a settings struct of the 1.0
+   size (without the appended fields) is still accepted. Returns the number
+   of steps reported diverging. */
+static uint32_t chain_diverging_steps(pivot_engine* engine, uint32_t stabilization, double* max_joint_error) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_statistics statistics;
+    char names[51][16];
+    uint32_t i = 0, diverging = 0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 1.0 / 60.0;
+    settings.stabilization = stabilization;
+    CALL(pivot_world_create(engine, &settings, &world));
+    for (i = 0; i < 50; ++i) {
+        pivot_body_desc link;
+        pivot_joint_desc joint;
+        char joint_name[16];
+        sprintf(names[i], "link%u", (unsigned)i);
+        sprintf(joint_name, "joint%u", (unsigned)i);
+        pivot_body_desc_init(&link);
+        link.name = names[i];
+        link.mass = 0.1;
+        link.inertia[0] = 6.667e-6;
+        link.inertia[4] = link.inertia[8] = 8.667e-5;
+        link.position[0] = 0.1 * i + 0.05;
+        CALL(pivot_world_add_body(world, &link, NULL));
+        pivot_joint_desc_init(&joint);
+        joint.name = joint_name;
+        joint.type = "spherical";
+        joint.body1 = i == 0 ? "world" : names[i - 1];
+        joint.body2 = names[i];
+        joint.anchor[0] = 0.1 * i;
+        CALL(pivot_world_add_joint(world, &joint, NULL));
+    }
+    *max_joint_error = 0.0;
+    for (i = 0; i < 180; ++i) {
+        CALL(pivot_world_step(world, 1));
+        pivot_world_statistics_init(&statistics);
+        CALL(pivot_world_statistics_get(world, &statistics));
+        EXPECT(isfinite(statistics.energy_excess));
+        if (statistics.diverging) ++diverging;
+        if (statistics.max_joint_error > *max_joint_error) *max_joint_error = statistics.max_joint_error;
+    }
+    pivot_world_destroy(world);
+    return diverging;
+}
+
+static void divergence_is_reported(pivot_engine* engine) {
+    double error_default = 0.0, error_none = 0.0;
+    pivot_world* world = NULL;
+    pivot_world_settings old_size;
+    pivot_world_statistics old_statistics;
+    const uint32_t calm = chain_diverging_steps(engine, 0, &error_default);
+    const uint32_t exploding = chain_diverging_steps(engine, 1, &error_none);
+    printf("chain of 50 links, 3 s at 60 Hz: default %u steps diverging (joint error %.3g m), "
+           "stabilization off %u steps diverging (joint error %.3g m)\n",
+           (unsigned)calm, error_default, (unsigned)exploding, error_none);
+    EXPECT(calm == 0);
+    EXPECT(error_default < 0.1);
+    EXPECT(exploding > 0);
+    EXPECT(error_none > 0.1);
+    /* The 1.0 sizes: the appended fields read as absent (defaults). */
+    pivot_world_settings_init(&old_size);
+    old_size.struct_size = (uint32_t)offsetof(pivot_world_settings, stabilization);
+    CALL(pivot_world_create(engine, &old_size, &world));
+    CALL(pivot_world_step(world, 1));
+    pivot_world_statistics_init(&old_statistics);
+    old_statistics.struct_size = (uint32_t)offsetof(pivot_world_statistics, energy_excess);
+    old_statistics.diverging = 7u; /* beyond the caller's size: must stay untouched */
+    CALL(pivot_world_statistics_get(world, &old_statistics));
+    EXPECT(old_statistics.diverging == 7u);
+    pivot_world_destroy(world);
+    /* A stabilization value the library does not know is refused. */
+    old_size.struct_size = sizeof(old_size);
+    old_size.stabilization = 2;
+    EXPECT(pivot_world_create(engine, &old_size, &world) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "stabilization"));
+}
+
 int main(void) {
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
@@ -417,6 +500,7 @@ int main(void) {
 
     cable_from_code(engine);
     cable_from_scene(engine);
+    divergence_is_reported(engine);
 
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);

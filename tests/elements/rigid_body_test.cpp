@@ -2,6 +2,7 @@
 // Jacobians checked by finite differences, the exact exponential-map
 // orientation update, and the implicit gyroscopic torque (against the
 // implicit Euler equation it solves, and against the explicit one).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -99,6 +100,78 @@ TEST_F(RigidBody, MaterialFrameJacobianMatchesFiniteDifferences) {
     frame_at(minus, pose_minus.data(), unused_twist.data(), unused_jac.data());
     for (int i = 0; i < 3; ++i) {
         EXPECT_NEAR((pose_plus[i] - pose_minus[i]) / (2 * dt), twist[i], 1e-8) << i;
+    }
+}
+
+// frame_stiffness (ABI 1.3): the generalized force J_p(q)^T W of a wrench W
+// held fixed at a material point changes, for a displacement du of the
+// body (dx, dtheta: q <- integrate(q, du, 1)), as -J_p^T K_p J_p du.
+// Checked by central differences of J_p^T W through material_frames at
+// displaced configurations, for points off the centre and a wrench with
+// force and torque; step 1e-6, truncation ~ |W| |r| eps^2, rounding
+// ~ 1e-16 |W| |r| / eps: agreement to 1e-8 of the entries' scale.
+TEST_F(RigidBody, FrameStiffnessMatchesFiniteDifferences) {
+    PluginInstance inst = make();
+    const auto items = body(2.0, {0.1, 0.2, 0.3}, {0.01, 0.0, -0.02});
+    State s;
+    const pivot_material_point point{0, 0, {0.3, -0.4, 0.25}};
+    const std::array<double, 6> wrench = {3.0, -1.5, 7.0, 0.4, -0.2, 0.9};
+    // J_p(q)^T W at the configuration q.
+    auto force = [&](const std::array<double, 7>& q) {
+        pivot_element_batch batch{1, 7, items.data(), q.data(), s.v.data(), q.data()};
+        std::array<double, 7> pose{};
+        std::array<double, 6> twist{};
+        std::array<double, 36> jac{};
+        EXPECT_TRUE(checked_material_frames(inst, batch, &point, 1, pose.data(), twist.data(), jac.data()).ok());
+        std::array<double, 6> g{};
+        for (int c = 0; c < 6; ++c) {
+            for (int i = 0; i < 6; ++i) g[c] += jac[i + 6 * c] * wrench[i];
+        }
+        return g;
+    };
+    pivot_element_batch batch{1, 7, items.data(), s.q.data(), s.v.data(), s.q.data()};
+    std::array<double, 36> k{};
+    ASSERT_TRUE(checked_frame_stiffness(inst, batch, &point, 1, wrench.data(), k.data()).ok());
+    std::array<double, 7> pose{};
+    std::array<double, 6> twist{};
+    std::array<double, 36> jac{};
+    ASSERT_TRUE(checked_material_frames(inst, batch, &point, 1, pose.data(), twist.data(), jac.data()).ok());
+    // Analytic: J^T K J (column-major 6 x 6).
+    std::array<double, 36> analytic{};
+    for (int a = 0; a < 6; ++a) {
+        for (int b = 0; b < 6; ++b) {
+            double sum = 0.0;
+            for (int i = 0; i < 6; ++i) {
+                for (int j = 0; j < 6; ++j) sum += jac[i + 6 * a] * k[i + 6 * j] * jac[j + 6 * b];
+            }
+            analytic[a + 6 * b] = sum;
+        }
+    }
+    const double eps = 1e-6;
+    double worst = 0.0;
+    for (int c = 0; c < 6; ++c) {
+        std::array<double, 6> du{};
+        du[c] = eps;
+        std::array<double, 7> plus{}, minus{};
+        std::array<double, 6> back{};
+        for (int i = 0; i < 6; ++i) back[i] = -du[i];
+        ASSERT_TRUE(checked_integrate(inst, 1, s.q.data(), du.data(), 1.0, plus.data()).ok());
+        ASSERT_TRUE(checked_integrate(inst, 1, s.q.data(), back.data(), 1.0, minus.data()).ok());
+        const auto gp = force(plus), gm = force(minus);
+        for (int r = 0; r < 6; ++r) {
+            const double fd = -(gp[r] - gm[r]) / (2 * eps);
+            worst = std::max(worst, std::abs(fd - analytic[r + 6 * c]));
+        }
+    }
+    // Entries are of size |F| |r| ~ 4 N m.
+    EXPECT_LT(worst, 4e-8) << worst;
+    // Only the rotational block: a force on the centre or a torque does not turn.
+    for (int r = 0; r < 6; ++r) {
+        for (int c = 0; c < 6; ++c) {
+            if (r < 3 || c < 3) {
+                EXPECT_EQ(k[r + 6 * c], 0.0) << r << " " << c;
+            }
+        }
     }
 }
 

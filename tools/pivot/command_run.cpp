@@ -244,7 +244,9 @@ int run(Arguments& args) {
         std::vector<double> step_seconds;
         step_seconds.reserve(std::min<uint64_t>(steps, 1u << 20));
         uint64_t failures = 0, fallbacks = 0, iterations = 0;
-        double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0;
+        double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0, energy_excess_max = 0.0;
+        uint64_t diverging = 0;
+        double diverging_first = -1.0;  // s, the first step reported diverging
         const bool progress = !quiet && isatty(fileno(stderr));
         ProgressBar bar(steps);
         for (step = 1; step <= steps; ++step) {
@@ -257,6 +259,11 @@ int run(Arguments& args) {
             iterations += s.solver_iterations;
             residual_max = std::max(residual_max, s.solver_residual_max);
             joint_error_max = std::max(joint_error_max, s.max_joint_error);
+            energy_excess_max = std::max(energy_excess_max, s.energy_excess);
+            if (s.diverging) {
+                if (diverging == 0) diverging_first = world->time();
+                ++diverging;
+            }
             for (const ContactReport& c : world->contacts()) penetration_max = std::max(penetration_max, c.depth);
             if (step % every == 0) {
                 if (out.trajectory) write_trajectory_rows(*world, *out.trajectory);
@@ -297,7 +304,9 @@ int run(Arguments& args) {
             {"cables", world->cable_count()},
             {"max_joint_error", joint_error_max},
             {"max_penetration", penetration_max},
-            {"energy", {{"initial", energy_initial}, {"final", energy_final}}}};
+            {"energy", {{"initial", energy_initial}, {"final", energy_final}, {"excess_max", energy_excess_max}}},
+            {"diverging", {{"steps", diverging}, {"first_time", diverging > 0 ? nlohmann::json(diverging_first)
+                                                                                : nlohmann::json(nullptr)}}}};
         if (summary_file) {
             std::ofstream s = open_output(*summary_file);
             s << summary.dump(2) << "\n";
@@ -309,6 +318,10 @@ int run(Arguments& args) {
                        scene_file, steps, simulated, wall, wall > 0.0 ? simulated / wall : 0.0,
                        world->settings().solver.id, failures, fallbacks, joint_error_max, penetration_max,
                        energy_initial, energy_final);
+            if (diverging > 0) {
+                fmt::print("{}: DIVERGING: {} steps from t = {:.6g} s (energy gain up to {:.3g} J, max joint error {:.3g})\n",
+                           scene_file, diverging, diverging_first, energy_excess_max, joint_error_max);
+            }
         }
         return kSuccess;
     } catch (const Error& e) {

@@ -106,6 +106,16 @@ typedef struct pivot_world_settings {
     double gravity[3];            /* m/s^2; default (0, 0, -9.81) */
     const char* solver;           /* solver plugin id or short name; default "dantzig" */
     const char* solver_options;   /* JSON object of its parameters, or NULL */
+    /* ---- appended in 0.2 (ABI 1.3): zero = the default ---- */
+    uint32_t stabilization;       /* 0: geometric stiffness of the joints and
+                                     position projection (docs/engine.md
+                                     "Stable steps"); 1: neither (rows
+                                     corrected by phi/h only, as before)    */
+    uint32_t reserved2;           /* zero */
+    double divergence_energy;     /* energy gain, as a fraction of the world's
+                                     energy scale, above which a step reports
+                                     diverging; 0: default 0.1; < 0: off     */
+    double divergence_joint_error;/* m or rad; 0: default 0.1; < 0: off     */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
@@ -331,6 +341,12 @@ typedef struct pivot_world_statistics {
     double step_seconds;       /* wall time of the last step */
     double kinetic_energy;     /* J, now */
     double potential_energy;   /* J, gravitational (zero at the origin) plus elastic */
+    /* ---- appended in 0.2 (ABI 1.3) ---- */
+    double energy_excess;      /* J: energy above what the work done on the
+                                  world since it started allows (> 0: gained) */
+    uint32_t diverging;        /* 1: the last step passed a divergence
+                                  threshold (energy gain or joint error)      */
+    uint32_t reserved;         /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);

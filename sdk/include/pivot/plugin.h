@@ -65,6 +65,11 @@
  *                functions node_coordinates (place an undeformed node) and
  *                internal_stiffness (geometric stiffness of the internal
  *                rows, for implicit integration of tension).
+ * 1.3 (2026-11)  Geometric stiffness of joints (stable steps at 60 Hz):
+ *                the joint tail function geometric_stiffness (how the
+ *                rows' force turns with the frames) and the element tail
+ *                function frame_stiffness (how a wrench at a material
+ *                point turns with the element's lever arm).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -132,7 +137,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 2u
+#define PIVOT_ABI_MINOR 3u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

@@ -185,6 +185,27 @@ typedef struct pivot_element_functions {
      */
     pivot_status (*internal_stiffness)(const void* instance, const pivot_element_batch* batch,
                                        const pivot_step_info* step, double* stiffness);
+
+    /* ---- ABI 1.3 ---------------------------------------------------------- */
+
+    /*
+     * [step] Geometric stiffness of the material frames: how a wrench held
+     * constant at a material point acts on the element as the element
+     * moves. For each point p with wrench W_p = (force, torque), world, at
+     * the frame origin (6 doubles at wrenches + 6p), write a 6 x 6 matrix
+     * K_p, column-major at stiffness + 36p, on the frame's displacement
+     * twist (dp, dtheta), such that the element's generalized force
+     * J_p^T W_p changes as
+     *     d(J_p^T W_p) = -J_p^T K_p J_p du
+     * for a displacement du of the element's velocity coordinates (J_p the
+     * frame Jacobian of material_frames). A rigid body's K_p is the lever
+     * arm's turn, (F . r) I - r F^T on dtheta, r the arm from the centre of
+     * mass. K_p need not be symmetric. Optional: NULL = zero (joints on
+     * this element then get only the joint's own stiffness).
+     */
+    pivot_status (*frame_stiffness)(const void* instance, const pivot_element_batch* batch,
+                                    const pivot_material_point* points, uint32_t point_count,
+                                    const double* wrenches, double* stiffness);
 } pivot_element_functions;
 
 #ifdef __cplusplus

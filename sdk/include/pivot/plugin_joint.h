@@ -65,6 +65,33 @@ typedef struct pivot_joint_functions {
      */
     pivot_status (*coordinate)(const void* instance, const pivot_joint_batch* batch,
                                double* positions, double* velocities);
+
+    /* ---- ABI 1.3 (absent in older plugins: see plugin.h on struct_size) -- */
+
+    /*
+     * [step] Geometric stiffness of the rows: how the force the rows apply
+     * to the two frames turns as the frames move, at constant row forces.
+     * forces: count x max_rows_per_joint, the force (N or N m) of row k of
+     * joint j at forces[j*max_rows + k], in the order rows() writes them
+     * (the host passes the previous step's; rows past row_counts[j] are 0).
+     * For each joint write a 12 x 12 matrix K, column-major at
+     * stiffness + j*144, over the frame displacements
+     * (dp1, dtheta1, dp2, dtheta2) in world coordinates, such that the
+     * frame wrenches F = J^T f change as
+     *     dF = -K [dp1; dtheta1; dp2; dtheta2]
+     * to first order with f held constant (K = -d(J^T f)/d(frames)). K need
+     * not be symmetric; rows whose Jacobian is constant in world
+     * coordinates (a ball joint's point rows) contribute nothing. What the
+     * force does through the lever arm of a frame on its element is the
+     * element's part (plugin_element.h frame_stiffness). The host makes the
+     * result symmetric and semidefinite, keeps only the part that acts on
+     * the frames' relative motion, and adds it to the mass blocks before
+     * they are factored (docs/engine.md "Geometric stiffness"). Optional:
+     * NULL = zero (the rows' directions are treated explicitly).
+     */
+    pivot_status (*geometric_stiffness)(const void* instance, const pivot_joint_batch* batch,
+                                        const pivot_step_info* step, const double* forces,
+                                        double* stiffness);
 } pivot_joint_functions;
 
 #ifdef __cplusplus

@@ -1,0 +1,318 @@
+// Stage 4: the joints' geometric stiffness (seed000 2.3, Eqs. 3.4-3.12),
+// added to the mass blocks before they are factored.
+//
+// The step applies a joint's force along J(q) taken at the start of the
+// step. A force f that turns with the configuration, J(q+)^T f, differs by
+// the geometric stiffness: J(q+)^T f = J(q)^T f - h K v+ + O(h^2) with
+// K = -d(J^T f)/dq at constant f. Left explicit, a light link between two
+// tensioned joints oscillates at omega^2 = 12 T / (m l) and symplectic
+// Euler is stable only for h omega < 2 (hanging_chain_test.cpp: 7.6 ms
+// for a 50-link chain; 60 Hz is 16.7 ms). K is taken at the previous
+// step's forces (the seed's choice: the map (q, v, lambda) -> (q+, v+,
+// lambda+)) and assembled per joint on the two frames' displacements:
+//     K = K_joint + diag(K_frame1, K_frame2)
+// (plugin_joint.h geometric_stiffness: the rows' directions turning;
+// plugin_element.h frame_stiffness: the lever arms turning).
+//
+// Two choices make it damp only what is unstable (docs/engine.md
+// "Geometric stiffness"):
+// 1. Relative motion only. With f fixed in world coordinates, K also
+//    resists the joint turning as a whole, which it does when a chain
+//    swings: the force turns with it. Treated implicitly that is implicit
+//    Euler on the swing (energy lost at (h omega)^2 per step: a 1 m chain
+//    at 60 Hz would stop in seconds). So K acts on the frames' motion
+//    relative to the joint's mean rigid motion (mean angular velocity,
+//    mean velocity of the midpoint c of the two frame origins):
+//        t_s - tbar_s,  tbar_s = (vbar_c + wbar x (p_s - c), wbar),
+//    i.e. K_rel = P^T sym(K) P with P = I - Tbar. A joint to the world takes
+//    none: the force there turns with the one body that moves.
+// 2. Block-diagonal, implicit part dominant. K_rel couples the two bodies;
+//    the mass blocks stay one per body (a chain of 200 links keeps 200
+//    6 x 6 factorizations) by splitting K_rel = D - (D - K_rel), D
+//    block-diagonal with D_s = 2 K_rel,ss (D - K_rel is then positive
+//    semidefinite: [[A, B], [B^T, C]] <= [[2A, 0], [0, 2C]]), D implicit and
+//    the rest explicit at
+//    the start-of-step twists t, with K_rel its positive semidefinite part
+//    (compression, which buckles, is left out: explicit, a negative
+//    stiffness would grow a zigzag by 1 + h^2 |kappa| / m per step):
+//        (M + h^2 D) (v+ - v) = h f - h^2 J_f^T K_rel t.
+//    For a mode with geometric stiffness kappa <= d (d its share of D) this
+//    is unconditionally stable (amplification det = 1 - h^2 kappa /
+//    (m + h^2 d) < 1 and trace within the Jury bounds); rigid motion of
+//    the pair (K_rel t = 0) is not damped at all; a zigzag of alternate
+//    links (kappa = d) is damped like implicit Euler.
+// Elements of chains (cables) take no joint stiffness here: their block is
+// one sparse matrix and their own tension stiffness is internal_stiffness.
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Dense>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "step/step_stages.hpp"
+
+namespace pivot {
+
+namespace {
+
+constexpr uint32_t kMaxNv = 12;  // elements with more velocities take no joint stiffness
+constexpr size_t kSplitSize = 84;  // per joint: D_1, D_2 (6 x 6), K_rel t (12)
+using Mat12 = Eigen::Matrix<double, 12, 12>;
+using Vec12 = Eigen::Matrix<double, 12, 1>;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using MatN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxNv, kMaxNv>;
+using FrameJacobian = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, kMaxNv>;
+using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxNv, 1>;
+
+Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
+    Eigen::Matrix3d s;
+    s << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+    return s;
+}
+
+// P = I - Tbar: the frames' twists relative to the joint's mean rigid motion.
+Mat12 relative_motion(const double* pose1, const double* pose2) {
+    const Eigen::Vector3d d = Eigen::Vector3d(pose2[0], pose2[1], pose2[2]) - Eigen::Vector3d(pose1[0], pose1[1], pose1[2]);
+    const Eigen::Matrix3d i3 = Eigen::Matrix3d::Identity();
+    // wbar = (w1 + w2)/2; vbar_c = (v1 + v2)/2 + (w1 - w2) x d/4 (the mean of
+    // each side's velocity at the midpoint c); tbar_s = (vbar_c - [p_s - c]x wbar, wbar).
+    Eigen::Matrix<double, 3, 12> wbar = Eigen::Matrix<double, 3, 12>::Zero();
+    wbar.block<3, 3>(0, 3) = 0.5 * i3;
+    wbar.block<3, 3>(0, 9) = 0.5 * i3;
+    Eigen::Matrix<double, 3, 12> vbar = Eigen::Matrix<double, 3, 12>::Zero();
+    vbar.block<3, 3>(0, 0) = 0.5 * i3;
+    vbar.block<3, 3>(0, 6) = 0.5 * i3;
+    vbar.block<3, 3>(0, 3) = -0.25 * skew(d);  // (w1 - w2) x d / 4 = -[d]x (w1 - w2) / 4
+    vbar.block<3, 3>(0, 9) = 0.25 * skew(d);
+    Mat12 tbar;
+    const Eigen::Vector3d arm[2] = {-0.5 * d, 0.5 * d};  // p_s - c
+    for (int s = 0; s < 2; ++s) {
+        tbar.block<3, 12>(6 * s, 0) = vbar - skew(arm[s]) * wbar;
+        tbar.block<3, 12>(6 * s + 3, 0) = wbar;
+    }
+    return Mat12::Identity() - tbar;
+}
+
+// The positive semidefinite part of a symmetric matrix (eigenvalues < 0 set to 0).
+template <class Matrix>
+Matrix semidefinite_part(const Matrix& a) {
+    Eigen::SelfAdjointEigenSolver<Matrix> eigen;
+    if constexpr (Matrix::RowsAtCompileTime == 3) eigen.computeDirect(a);
+    else eigen.compute(a);
+    return eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
+}
+
+// The semidefinite part of K_rel = P^T sym(K) P. When K acts on the frames'
+// rotations only (ball joints: the lever arms; hinge alignment rows), P
+// keeps (w1 - w2)/2 of them and K_rel = (1/4) U S U^T with U = (I, -I) and
+// S = A - B - B^T + C for sym(K)'s rotation blocks [[A, B], [B^T, C]]:
+// a 3 x 3 problem.
+Mat12 relative_stiffness(const Mat12& k_sym, const double* pose1, const double* pose2) {
+    Mat12 translational_part = k_sym;
+    for (int b : {3, 9}) translational_part.block<12, 3>(0, b).setZero(), translational_part.block<3, 12>(b, 0).setZero();
+    if (translational_part.isZero(0.0)) {
+        const Eigen::Matrix3d a = k_sym.block<3, 3>(3, 3), b = k_sym.block<3, 3>(3, 9), c = k_sym.block<3, 3>(9, 9);
+        const Eigen::Matrix3d s = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
+        Mat12 k_rel = Mat12::Zero();
+        k_rel.block<3, 3>(3, 3) = 0.25 * s;
+        k_rel.block<3, 3>(9, 9) = 0.25 * s;
+        k_rel.block<3, 3>(3, 9) = -0.25 * s;
+        k_rel.block<3, 3>(9, 3) = -0.25 * s;
+        return k_rel;
+    }
+    const Mat12 p = relative_motion(pose1, pose2);
+    return semidefinite_part<Mat12>(p.transpose() * k_sym * p);
+}
+
+// Whether a joint side moves (an element that is not fixed), and whether
+// its element takes stiffness into its mass block (not a chain's).
+bool movable(const WorldModel& model, const Attachment& a) {
+    return a.element != Attachment::kWorld && !model.fixed[a.element];
+}
+bool stiffenable(const WorldModel& model, const Attachment& a) {
+    const ElementGroup& g = model.element_groups[model.element_group[a.element]];
+    return movable(model, a) && !g.chain && g.nv <= kMaxNv;
+}
+
+// How much of the split a joint gets, alpha in [0, 1), from the largest
+// Omega^2 = h^2 omega^2 of its elements' modes (element_stiffness_number).
+// For the stiffest mode, a zigzag whose stiffness is its share of D, the
+// split at strength alpha is the seed's alpha method (2.4, Eq. 3.27): per
+// step the amplitude^2 falls by 1 / (1 + alpha Omega^2), and the step is
+// stable while Omega^2 (1 - 2 alpha) <= 4. alpha = 1 - 1/Omega^2 is 0 for
+// Omega <= 1, so motion the step resolves is not damped at all (a double
+// pendulum at 1 ms keeps its energy), and tends to 1 (implicit Euler) for
+// stiff modes. It keeps the step stable when the stiffness, taken at the
+// previous step's forces, underestimates the mode's by up to 4 times
+// (Omega^2 (1 - 2 alpha) = 2 - Omega^2 for Omega > 1), which happens
+// when a chain's tension jumps (a load caught by it).
+double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / omega2 : 0.0; }
+
+// Adds scale * J_f^T d J_f to the element's D and, with `change` (6
+// values), scale * J_f^T change to its explicit force change.
+void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int side, double scale,
+                    const Mat6& d, const double* change) {
+    const JointRecord& record = model.joints[joint];
+    const uint32_t element = (side == 0 ? record.frame1 : record.frame2).element;
+    const uint32_t nv = model.element_nv[element];
+    const FrameJacobian jf = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(
+        s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side], 6, nv);
+    Eigen::Map<MatN> block(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
+    Eigen::Map<VecN> force(s.joint_stiffness_force.data() + model.element_v_offset[element], nv);
+    if (!s.stiffened[element]) {
+        block.setZero();
+        force.setZero();
+        s.stiffened[element] = 1;
+    }
+    block.noalias() += scale * (jf.transpose() * (d * jf));
+    if (change != nullptr) force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+}
+
+}  // namespace
+
+void add_geometric_stiffness(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    std::fill(s.stiffened.begin(), s.stiffened.end(), 0);
+    std::fill(s.joint_strength.begin(), s.joint_strength.end(), 0.0);
+    if (!model.settings.geometric_stiffness || model.joints.empty()) return;
+    const double h = model.settings.timestep;
+    const pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
+                               {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
+
+    // The rows' forces of the last step (impulse / h) and each joint's K_joint.
+    bool any_force = false;
+    for (uint32_t g = 0; g < model.joint_groups.size(); ++g) {
+        const JointGroup& jg = model.joint_groups[g];
+        if (jg.count == 0) continue;
+        auto& out = s.joint_rows[g];
+        const double* impulses = state.joint_impulses.data() + jg.impulse_offset;
+        for (size_t i = 0; i < out.forces.size(); ++i) {
+            out.forces[i] = impulses[i] / h;
+            any_force = any_force || out.forces[i] != 0.0;
+        }
+        const pivot_joint_batch batch{jg.count,         jg.item_stride,   jg.item_params.data(), out.pose1.data(),
+                                      out.pose2.data(), out.twist1.data(), out.twist2.data()};
+        const CallResult r =
+            checked_joint_geometric_stiffness(jg.instance, batch, step, out.forces.data(), out.stiffness.data());
+        if (!r.ok()) throw Error(r.message);
+    }
+    if (!any_force) return;  // the first step: no forces known yet
+
+    // The lever arms: each attachment's wrench J_side^T f, and its element's frame stiffness.
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const ElementGroup& group = model.element_groups[gi];
+        auto& gp = s.group_points[gi];
+        if (gp.points.empty() || group.chain) continue;
+        for (size_t p = 0; p < gp.points.size(); ++p) {
+            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
+            const JointRecord& record = model.joints[joint];
+            const JointGroup& jg = model.joint_groups[record.group];
+            const auto& out = s.joint_rows[record.group];
+            double* w = gp.wrenches.data() + 6 * p;
+            std::fill(w, w + 6, 0.0);
+            for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
+                const size_t row = static_cast<size_t>(record.member) * jg.max_rows + k;
+                const double f = out.forces[row];
+                const double* j = out.jacobians.data() + row * 12 + 6 * side;
+                for (int i = 0; i < 6; ++i) w[i] += f * j[i];
+            }
+        }
+        const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
+                                                     static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
+                                                     gp.frame_stiffness.data());
+        if (!r.ok()) throw Error(r.message);
+    }
+    // Where each attachment's frame stiffness is (group, point), filled below.
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const auto& gp = s.group_points[gi];
+        if (model.element_groups[gi].chain) continue;
+        for (size_t p = 0; p < gp.points.size(); ++p) {
+            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
+            const JointRecord& record = model.joints[joint];
+            auto& out = s.joint_rows[record.group];
+            Eigen::Map<Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
+            k.block<6, 6>(6 * side, 6 * side) += Eigen::Map<const Mat6>(gp.frame_stiffness.data() + 36 * p);
+        }
+    }
+
+    // Per joint: K_rel and its block-diagonal split (D_s, and the explicit
+    // change K_rel t), kept per side; D summed per element at full strength.
+    for (uint32_t j = 0; j < model.joints.size(); ++j) {
+        const JointRecord& record = model.joints[j];
+        s.joint_split_active[j] = 0;
+        // A joint to the world (or a fixed element) takes none: its force
+        // turns with the one body that moves (a pendulum's rod force turns
+        // with the rod; damping that would slow every pendulum).
+        if (!movable(model, record.frame1) || !movable(model, record.frame2)) continue;
+        if (!stiffenable(model, record.frame1) && !stiffenable(model, record.frame2)) continue;
+        const auto& out = s.joint_rows[record.group];
+        const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
+        if (k.isZero(0.0)) continue;
+        const Mat12 k_rel = relative_stiffness(0.5 * (k + k.transpose()), out.pose1.data() + 7 * record.member,
+                                               out.pose2.data() + 7 * record.member);
+        Vec12 t;
+        t.head<6>() = Eigen::Map<const Eigen::Matrix<double, 6, 1>>(out.twist1.data() + 6 * record.member);
+        t.tail<6>() = Eigen::Map<const Eigen::Matrix<double, 6, 1>>(out.twist2.data() + 6 * record.member);
+        double* split = s.joint_split.data() + static_cast<size_t>(j) * kSplitSize;
+        Eigen::Map<Vec12>(split + 72) = k_rel * t;
+        for (int side = 0; side < 2; ++side) {
+            const Mat6 d = 2.0 * k_rel.block<6, 6>(6 * side, 6 * side);
+            Eigen::Map<Mat6>(split + 36 * side) = d;
+            if (!stiffenable(model, side == 0 ? record.frame1 : record.frame2)) continue;
+            add_to_element(model, s, j, side, 1.0, d, nullptr);
+        }
+        s.joint_split_active[j] = 1;
+    }
+    // How stiff each element's fastest mode is, Omega^2 = h^2 lambda_max(M^-1 D)
+    // (bounded from above: Gershgorin on L^-1 D L^-T, M = L L^T).
+    for (uint32_t element = 0; element < model.element_count; ++element) {
+        s.element_stiffness_number[element] = 0.0;
+        if (!s.stiffened[element]) continue;
+        const uint32_t nv = model.element_nv[element];
+        const MatN m = Eigen::Map<const MatN>(s.mass.data() + s.mass_offset[element], nv, nv);
+        const Eigen::LLT<MatN> llt(m);
+        if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
+        MatN x = Eigen::Map<const MatN>(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
+        llt.matrixL().solveInPlace(x);
+        MatN y = x.transpose();
+        llt.matrixL().solveInPlace(y);
+        s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+        s.stiffened[element] = 0;
+    }
+    // Each joint at the strength its stiffer side needs (alpha, below).
+    for (uint32_t j = 0; j < model.joints.size(); ++j) {
+        if (!s.joint_split_active[j]) continue;
+        const JointRecord& record = model.joints[j];
+        double omega2 = 0.0;
+        for (const Attachment* a : {&record.frame1, &record.frame2}) {
+            if (stiffenable(model, *a)) omega2 = std::max(omega2, s.element_stiffness_number[a->element]);
+        }
+        const double alpha = stiffness_strength(omega2);
+        s.joint_strength[j] = alpha;
+        if (alpha == 0.0) continue;
+        const double* split = s.joint_split.data() + static_cast<size_t>(j) * kSplitSize;
+        for (int side = 0; side < 2; ++side) {
+            if (!stiffenable(model, side == 0 ? record.frame1 : record.frame2)) continue;
+            add_to_element(model, s, j, side, alpha, Eigen::Map<const Mat6>(split + 36 * side), split + 72 + 6 * side);
+        }
+    }
+
+    // (M + h^2 D)(v+ - v) = h f - h^2 J_f^T K_rel t, into the unfactored blocks.
+    const double h2 = h * h;
+    for (uint32_t element = 0; element < model.element_count; ++element) {
+        if (!s.stiffened[element]) continue;
+        const uint32_t nv = model.element_nv[element];
+        const Eigen::Map<const MatN> d(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
+        Eigen::Map<MatN>(s.mass.data() + s.mass_offset[element], nv, nv) += h2 * d;
+        const uint32_t offset = model.element_v_offset[element];
+        Eigen::Map<VecN> rhs(s.v_free.data() + offset, nv);
+        const Eigen::Map<const VecN> c(s.joint_stiffness_force.data() + offset, nv);
+        if (s.momentum_rhs[element]) {
+            rhs += h2 * (d * Eigen::Map<const VecN>(state.v.data() + offset, nv) - c);
+        } else {
+            rhs -= h2 * c;
+        }
+    }
+}
+
+}  // namespace pivot
