@@ -2,7 +2,8 @@
 //
 // chain/*: chains of 10, 50 and 200 links on spherical joints at h = 1 ms,
 // hanging from the world and released from a horizontal pose (so the
-// problem changes every step). Counters: rows, solver iterations, largest
+// problem changes every step); chain_60Hz/*, chain_30Hz/*: the peer
+// harness's S1 links at real-time steps (geometric stiffness, projection). Counters: rows, solver iterations, largest
 // joint error.
 //
 // contact/*: contact scenes at h = 1/60 s (docs/benchmarks.md "Contact
@@ -40,17 +41,22 @@ void report_stages(benchmark::State& state, const StageTimes& stage_total) {
     }
 }
 
-void chain(benchmark::State& state, const std::string& solver) {
+void chain(benchmark::State& state, const std::string& solver, double h) {
     if (registry().find(solver) == nullptr) {
         state.SkipWithError(("not built: " + solver).c_str());
         return;
     }
     const int links = static_cast<int>(state.range(0));
     WorldSettings settings;
-    settings.timestep = 1e-3;
+    settings.timestep = h;
     settings.solver = {solver, nlohmann::json::object()};
     World world(registry(), settings);
-    test::add_swinging_chain(world, links, 0.1, 0.2, {2e-4, 0, 0, 0, 2e-4, 0, 0, 0, 1e-5});
+    if (h == 1e-3) {
+        test::add_swinging_chain(world, links, 0.1, 0.2, {2e-4, 0, 0, 0, 2e-4, 0, 0, 0, 1e-5});
+    } else {
+        // The S1 chain's links (docs/benchmarks.md), as in tests/physics/chain_stability_test.cpp.
+        test::add_swinging_chain(world, links, 0.1, 0.1, {6.667e-6, 0, 0, 0, 8.667e-5, 0, 0, 0, 8.667e-5});
+    }
     for (int i = 0; i < 10; ++i) world.step();  // warm-up: sizing, first solves
     double max_error = 0.0;
     uint64_t iterations = 0;
@@ -244,11 +250,23 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
 void register_all() {
     for (const char* solver : {"pivot.solver.dantzig", "pivot.solver.pgs", "pivot.solver.lemke"}) {
         const std::string name = std::string("chain/") + (std::string(solver).substr(13));
-        benchmark::RegisterBenchmark(name.c_str(), [solver](benchmark::State& s) { chain(s, solver); })
+        benchmark::RegisterBenchmark(name.c_str(), [solver](benchmark::State& s) { chain(s, solver, 1e-3); })
             ->Arg(10)
             ->Arg(50)
             ->Arg(200)
             ->Unit(benchmark::kMicrosecond);
+    }
+    // Real-time steps (issue 12): the geometric stiffness and the position
+    // projection at work (stages "stiffness" and "projection").
+    for (const char* solver : {"pivot.solver.dantzig", "pivot.solver.pgs"}) {
+        for (int hz : {60, 30}) {
+            const std::string name = "chain_" + std::to_string(hz) + "Hz/" + std::string(solver).substr(13);
+            benchmark::RegisterBenchmark(name.c_str(), [solver, hz](benchmark::State& s) { chain(s, solver, 1.0 / hz); })
+                ->Arg(10)
+                ->Arg(50)
+                ->Arg(200)
+                ->Unit(benchmark::kMicrosecond);
+        }
     }
 
     struct Entry {

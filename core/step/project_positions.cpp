@@ -63,7 +63,7 @@ bool project_once(const WorldModel& model, const WorldState& state, LcpSolverCha
         p.project_context = nullptr;
         p.block_first_row.clear();
         s.x.assign(p.n, 0.0);
-        const ChainReport report = solver.solve(p, s.x, false);
+        const ChainReport report = solver.solve(p, s.x, true);
         if (!report.solved && !report.approximate) continue;  // left to the next step's phi / h
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];

@@ -62,21 +62,8 @@ Chain make_chain(const ChainSpec& spec) {
     }
     c.world = std::make_unique<World>(registry(), settings);
     World& w = *c.world;
-    for (int i = 0; i < spec.links; ++i) {
-        BodyDescription link;
-        link.name = "link" + std::to_string(i);
-        link.mass = kLinkMass;
-        link.inertia = diagonal_inertia({6.667e-6, 8.667e-5, 8.667e-5});
-        link.position = {(i + 0.5) * kLinkLength, 0, 0};
-        c.bodies.push_back(w.add_body(link));
-        JointDescription joint;
-        joint.name = "joint" + std::to_string(i);
-        joint.type = "spherical";
-        joint.body1 = i == 0 ? "world" : "link" + std::to_string(i - 1);
-        joint.body2 = link.name;
-        joint.anchor = {i * kLinkLength, 0, 0};
-        w.add_joint(joint);
-    }
+    test::add_swinging_chain(w, spec.links, kLinkLength, kLinkMass, {6.667e-6, 0, 0, 0, 8.667e-5, 0, 0, 0, 8.667e-5});
+    for (int i = 0; i < spec.links; ++i) c.bodies.push_back(w.body("link" + std::to_string(i)));
     c.energy_drop = kLinkMass * kGravity * kLinkLength * spec.links * spec.links / 2.0;
     if (spec.tip_ratio > 0.0) {
         BodyDescription tip;
