@@ -131,8 +131,9 @@ bool movable(const WorldModel& model, const Attachment& a) {
     return a.element != Attachment::kWorld && !model.fixed[a.element];
 }
 bool stiffenable(const WorldModel& model, const Attachment& a) {
+    if (!movable(model, a)) return false;
     const ElementGroup& g = model.element_groups[model.element_group[a.element]];
-    return movable(model, a) && !g.chain && g.nv <= kMaxNv;
+    return !g.chain && g.nv <= kMaxNv;
 }
 
 // How much of the split a joint gets, alpha in [0, 1), from the largest
@@ -169,6 +170,68 @@ void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int
     if (change != nullptr) force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
 }
 
+// The lever arms: each attachment's wrench J_side^T f, its element's frame
+// stiffness (plugin_element.h frame_stiffness) at it, added to the joint's
+// K on that side.
+void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const ElementGroup& group = model.element_groups[gi];
+        auto& gp = s.group_points[gi];
+        if (gp.points.empty() || group.chain) continue;
+        for (size_t p = 0; p < gp.points.size(); ++p) {
+            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
+            const JointRecord& record = model.joints[joint];
+            const JointGroup& jg = model.joint_groups[record.group];
+            const auto& out = s.joint_rows[record.group];
+            double* w = gp.wrenches.data() + 6 * p;
+            std::fill(w, w + 6, 0.0);
+            for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
+                const size_t row = static_cast<size_t>(record.member) * jg.max_rows + k;
+                const double f = out.forces[row];
+                const double* j = out.jacobians.data() + row * 12 + 6 * side;
+                for (int i = 0; i < 6; ++i) w[i] += f * j[i];
+            }
+        }
+        const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
+                                                     static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
+                                                     gp.frame_stiffness.data());
+        if (!r.ok()) throw Error(r.message);
+    }
+    // Into the joints' K, on the side of the frame.
+    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        const auto& gp = s.group_points[gi];
+        if (model.element_groups[gi].chain) continue;
+        for (size_t p = 0; p < gp.points.size(); ++p) {
+            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
+            const JointRecord& record = model.joints[joint];
+            auto& out = s.joint_rows[record.group];
+            Eigen::Map<Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
+            k.block<6, 6>(6 * side, 6 * side) += Eigen::Map<const Mat6>(gp.frame_stiffness.data() + 36 * p);
+        }
+    }
+}
+
+// How stiff each stiffened element's fastest mode is, Omega^2 =
+// h^2 lambda_max(M^-1 D) (bounded from above: Gershgorin on L^-1 D L^-T,
+// M = L L^T), from the D summed at full strength; the elements' D are then
+// cleared for the joints to add theirs at their strength.
+void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
+    for (uint32_t element = 0; element < model.element_count; ++element) {
+        s.element_stiffness_number[element] = 0.0;
+        if (!s.stiffened[element]) continue;
+        const uint32_t nv = model.element_nv[element];
+        const MatN m = Eigen::Map<const MatN>(s.mass.data() + s.mass_offset[element], nv, nv);
+        const Eigen::LLT<MatN> llt(m);
+        if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
+        MatN x = Eigen::Map<const MatN>(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
+        llt.matrixL().solveInPlace(x);
+        MatN y = x.transpose();
+        llt.matrixL().solveInPlace(y);
+        s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+        s.stiffened[element] = 0;
+    }
+}
+
 }  // namespace
 
 void add_geometric_stiffness(const WorldModel& model, const WorldState& state, StepScratch& s) {
@@ -198,42 +261,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
     }
     if (!any_force) return;  // the first step: no forces known yet
 
-    // The lever arms: each attachment's wrench J_side^T f, and its element's frame stiffness.
-    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
-        const ElementGroup& group = model.element_groups[gi];
-        auto& gp = s.group_points[gi];
-        if (gp.points.empty() || group.chain) continue;
-        for (size_t p = 0; p < gp.points.size(); ++p) {
-            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
-            const JointRecord& record = model.joints[joint];
-            const JointGroup& jg = model.joint_groups[record.group];
-            const auto& out = s.joint_rows[record.group];
-            double* w = gp.wrenches.data() + 6 * p;
-            std::fill(w, w + 6, 0.0);
-            for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
-                const size_t row = static_cast<size_t>(record.member) * jg.max_rows + k;
-                const double f = out.forces[row];
-                const double* j = out.jacobians.data() + row * 12 + 6 * side;
-                for (int i = 0; i < 6; ++i) w[i] += f * j[i];
-            }
-        }
-        const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
-                                                     static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
-                                                     gp.frame_stiffness.data());
-        if (!r.ok()) throw Error(r.message);
-    }
-    // Where each attachment's frame stiffness is (group, point), filled below.
-    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
-        const auto& gp = s.group_points[gi];
-        if (model.element_groups[gi].chain) continue;
-        for (size_t p = 0; p < gp.points.size(); ++p) {
-            const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
-            const JointRecord& record = model.joints[joint];
-            auto& out = s.joint_rows[record.group];
-            Eigen::Map<Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
-            k.block<6, 6>(6 * side, 6 * side) += Eigen::Map<const Mat6>(gp.frame_stiffness.data() + 36 * p);
-        }
-    }
+    add_lever_arms(model, state, s);
 
     // Per joint: K_rel and its block-diagonal split (D_s, and the explicit
     // change K_rel t), kept per side; D summed per element at full strength.
@@ -263,22 +291,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
         }
         s.joint_split_active[j] = 1;
     }
-    // How stiff each element's fastest mode is, Omega^2 = h^2 lambda_max(M^-1 D)
-    // (bounded from above: Gershgorin on L^-1 D L^-T, M = L L^T).
-    for (uint32_t element = 0; element < model.element_count; ++element) {
-        s.element_stiffness_number[element] = 0.0;
-        if (!s.stiffened[element]) continue;
-        const uint32_t nv = model.element_nv[element];
-        const MatN m = Eigen::Map<const MatN>(s.mass.data() + s.mass_offset[element], nv, nv);
-        const Eigen::LLT<MatN> llt(m);
-        if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
-        MatN x = Eigen::Map<const MatN>(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
-        llt.matrixL().solveInPlace(x);
-        MatN y = x.transpose();
-        llt.matrixL().solveInPlace(y);
-        s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
-        s.stiffened[element] = 0;
-    }
+    stiffness_numbers(model, h, s);
     // Each joint at the strength its stiffer side needs (alpha, below).
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         if (!s.joint_split_active[j]) continue;

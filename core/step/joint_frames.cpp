@@ -1,11 +1,9 @@
 // Stage 2: the joint frames (and, for the position projection, the joints'
-// rows at the end of the step: evaluate_joint_rows_at). Each joint frame is a material point of an
-// element (or fixed in the world) with a rotation relative to the element's
-// material frame. One batched material_frames call per element group gives
+// rows at the end of the step: evaluate_joint_rows_at). Each joint frame is
+// a material point of an element (or fixed in the world) with a rotation
+// relative to the element's material frame. One batched material_frames call per element group gives
 // the points' poses, twists and 6 x nv twist Jacobians; the frame's rotation
 // offset is then applied (it changes the orientation, not the twist).
-#include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "common/error.hpp"
@@ -16,11 +14,6 @@ namespace pivot {
 
 namespace {
 
-// The frames' turn per step (rad) up to which the predicted drift is used
-// whole, and from which it is not used at all (linear in between).
-constexpr double kResolvedTurn = 0.5;
-constexpr double kUnresolvedTurn = 1.0;
-
 void quaternion_multiply(const double* a, const double* b, double* out) {
     const double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
     const double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
@@ -30,8 +23,8 @@ void quaternion_multiply(const double* a, const double* b, double* out) {
 }
 
 // The joint frames at the configuration q_all (model.nq values): poses into
-// pose1/pose2 of each joint group (`predicted`: end_pose1/2), and at
-// the state's configuration also the twists and the frame Jacobians.
+// pose1/pose2 of each joint group (`at_end`: end_pose1/2), and at the
+// state's configuration also the twists and the frame Jacobians.
 void place_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& s, const double* q_all,
                         bool at_end) {
     // Poses, twists and Jacobians of all element attachments, per group.
@@ -99,58 +92,6 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
         CallResult r = checked_joint_rows(jg.instance, batch, step, out.end_rows.data(),
                                           out.end_jacobians.data(), out.end_counts.data());
         if (!r.ok()) throw Error(r.message);
-    }
-}
-
-void predict_joint_violations(const WorldModel& model, const WorldState& state, StepScratch& s) {
-    const bool predict = model.settings.projection_iterations > 0;
-    for (uint32_t g = 0; g < model.joint_groups.size(); ++g) {
-        std::fill(s.joint_rows[g].predicted.begin(), s.joint_rows[g].predicted.end(), 0.0);
-    }
-    if (!predict || model.joints.empty()) return;
-    // q + h N(q) v into q_next (integrate_positions overwrites it later).
-    const double h = model.settings.timestep;
-    for (const ElementGroup& g : model.element_groups) {
-        if (g.count == 0) continue;
-        CallResult r = checked_integrate(g.instance, g.node_count(), state.q.data() + g.q_offset,
-                                         state.v.data() + g.v_offset, h, s.q_next.data() + g.q_offset);
-        if (!r.ok()) throw Error(r.message);
-        for (uint32_t e = 0; e < g.count && !g.chain; ++e) {
-            if (!model.fixed[g.first + e]) continue;
-            std::copy_n(state.q.data() + g.q_offset + e * g.nq, g.nq, s.q_next.data() + g.q_offset + e * g.nq);
-        }
-    }
-    evaluate_joint_rows_at(model, state, s, s.q_next.data());
-    for (uint32_t g = 0; g < model.joint_groups.size(); ++g) {
-        const JointGroup& jg = model.joint_groups[g];
-        auto& out = s.joint_rows[g];
-        // Equality rows come first in a joint and keep their slots: slot k
-        // predicts slot k when both are equality rows.
-        for (uint32_t m = 0; m < jg.count; ++m) {
-            // A second-order prediction is good while the frames turn by
-            // well under a radian in the step; a link turning by radians
-            // (the whip of a chain's free end) is not resolved by any, and
-            // extrapolating it would feed the solve a made-up drift.
-            const double* w1 = out.twist1.data() + 6 * m + 3;
-            const double* w2 = out.twist2.data() + 6 * m + 3;
-            const double turn = h * std::sqrt(std::max(w1[0] * w1[0] + w1[1] * w1[1] + w1[2] * w1[2],
-                                                       w2[0] * w2[0] + w2[1] * w2[1] + w2[2] * w2[2]));
-            const double weight = std::clamp((kUnresolvedTurn - turn) / (kUnresolvedTurn - kResolvedTurn), 0.0, 1.0);
-            if (weight == 0.0) continue;
-            const uint32_t rows = std::min(out.row_counts[m], out.end_counts[m]);
-            for (uint32_t k = 0; k < rows; ++k) {
-                const size_t i = static_cast<size_t>(m) * jg.max_rows + k;
-                if ((out.rows[i].flags & out.end_rows[i].flags & PIVOT_ROW_POSITION_ERROR) == 0) continue;
-                // phi(q + h N v) - phi - h J v: the second-order part of the
-                // motion at the start velocity (the centripetal term).
-                const double* j = out.jacobians.data() + i * 12;
-                const double* t1 = out.twist1.data() + 6 * m;
-                const double* t2 = out.twist2.data() + 6 * m;
-                double rate = 0.0;
-                for (int c = 0; c < 6; ++c) rate += j[c] * t1[c] + j[6 + c] * t2[c];
-                out.predicted[i] = weight * (out.end_rows[i].violation - out.rows[i].violation - h * rate);
-            }
-        }
     }
 }
 

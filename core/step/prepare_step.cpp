@@ -120,7 +120,6 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         r.end_rows.assign(static_cast<size_t>(jg.count) * jg.max_rows, pivot_row{});
         r.end_jacobians.assign(static_cast<size_t>(jg.count) * jg.max_rows * 12, 0.0);
         r.end_counts.assign(jg.count, 0);
-        r.predicted.assign(static_cast<size_t>(jg.count) * jg.max_rows, 0.0);
         r.stiffness.assign(static_cast<size_t>(jg.count) * 144, 0.0);
         max_rows_total += jg.count * jg.max_rows;
     }

@@ -110,10 +110,6 @@ struct StepScratch {
         std::vector<pivot_row> end_rows;           // count x max_rows
         std::vector<double> end_jacobians;         // count x max_rows x 12
         std::vector<uint32_t> end_counts;          // count
-        // Per row, the second-order part of its violation over the step at
-        // the start velocity (predict_joint_violations), added to the
-        // violation the solve corrects; 0 where there is none.
-        std::vector<double> predicted;             // count x max_rows
         std::vector<double> stiffness;       // count x 144: geometric stiffness on the frames
     };
     std::vector<JointGroupRows> joint_rows;  // per joint group

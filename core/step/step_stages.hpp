@@ -31,10 +31,6 @@ void factor_mass_blocks(const WorldModel& model, const WorldState& state, StepSc
 
 // joint_frames.cpp: world pose, twist and Jacobian of every joint frame.
 void compute_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& scratch);
-// With the position projection on: each equality row's violation over the
-// step at the start velocity, phi(q + h N v) - phi - h J v (the second-order,
-// centripetal part the linearized row misses), for collect_joint_rows.
-void predict_joint_violations(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 // The joints' rows at the configuration q_all (model.nq values), into the
 // end_* buffers of each joint group.
 void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, StepScratch& scratch,
