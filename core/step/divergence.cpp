@@ -1,4 +1,4 @@
-// Stage 12: the divergence watch. A world that blows up says so in its
+// Stage reports (with joint_reports.cpp): the divergence watch. A world that blows up says so in its
 // statistics (StepStatistics::diverging, pivot_world_statistics, the summary
 // of `pivot run`) instead of silently producing metres of joint error.
 //

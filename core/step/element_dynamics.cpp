@@ -1,4 +1,4 @@
-// Stage 1: the free motion. For every mass block (a rigid body; a whole
+// Stages dynamics and factor: the free motion. For every mass block (a rigid body; a whole
 // cable): its matrix, the generalized forces f (gravity,
 // gyroscopic, internal velocity terms) plus the user's external forces, and
 // the free velocity that the joint and contact impulses z later correct,

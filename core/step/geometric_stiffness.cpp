@@ -1,5 +1,5 @@
-// Stage 4: the joints' geometric stiffness (seed000 2.3, Eqs. 3.4-3.12),
-// added to the mass blocks before they are factored.
+// Stage stiffness: the joints' geometric stiffness (seed000 2.3,
+// Eqs. 3.4-3.12), added to the mass blocks before they are factored.
 //
 // The step applies a joint's force along J(q) taken at the start of the
 // step. A force f that turns with the configuration, J(q+)^T f, differs by

@@ -1,4 +1,4 @@
-// Stage 8: positions. q+ = q + h N(q) v+ through each element plugin (which
+// Stage integrate: positions. q+ = q + h N(q) v+ through each element plugin (which
 // owns the meaning of its coordinates: quaternion update and normalization
 // for rigid bodies); after the projection (project_positions.cpp), v+, q+
 // and the impulses become the state (commit_state). That is the only

@@ -1,4 +1,4 @@
-// Stage 4: islands. Mass blocks (a rigid body, a whole cable) coupled by a
+// Stage islands: mass blocks (a rigid body, a whole cable) coupled by a
 // row are solved together; an island is a connected component of the graph
 // whose nodes are the moving blocks and whose edges are the rows (the world
 // and fixed bodies do not connect anything). Independent islands give independent, smaller problems.

@@ -1,4 +1,4 @@
-// Stage 2: the joint frames (and, for the position projection, the joints'
+// Stage frames: the joint frames (and, for the position projection, the joints'
 // rows at the end of the step: evaluate_joint_rows_at). Each joint frame is
 // a material point of an element (or fixed in the world) with a rotation
 // relative to the element's material frame. One batched material_frames call per element group gives

@@ -1,4 +1,4 @@
-// Stage 7: what the joints report. The reaction on body 2 is the sum of the
+// Stage reports: what the joints report. The reaction on body 2 is the sum of the
 // joint's row forces (impulse / h) times the body-2 part of each row's
 // Jacobian: a force at the frame-2 origin and a torque about it (world).
 // The position error is the largest |violation| of the rows flagged

@@ -1,4 +1,4 @@
-// Stage 3: the joint rows. One batched rows() call per joint group gives,
+// Stage rows: the joint rows. One batched rows() call per joint group gives,
 // for each joint, rows whose Jacobians act on the two frames' twists
 // (12 values: v1, w1, v2, w2). Chaining them with each frame's 6 x nv twist
 // Jacobian gives the row's blocks on the elements' velocities,

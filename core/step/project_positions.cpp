@@ -1,4 +1,4 @@
-// Stage 9: position projection (post-stabilization), before the state is
+// Stage projection: position projection (post-stabilization), before the state is
 // committed. The velocity step satisfies the joints to first order only: a body turning by h omega per
 // step opens its joints by ~ r (h omega)^2 / 2, and the whip of a chain's
 // free end turns its last links by radians per step at 60 Hz. Correcting
@@ -91,7 +91,8 @@ bool project_once(const WorldModel& model, const WorldState& state, LcpSolverCha
 }  // namespace
 
 void project_positions(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
-    if (s.joint_rows_end == 0) return;
+    // Only islands with a joint the step cannot resolve (alpha > 0) are projected.
+    if (std::none_of(s.joint_strength.begin(), s.joint_strength.end(), [](double a) { return a > 0.0; })) return;
     for (uint32_t i = 0; i < model.settings.projection_iterations; ++i) {
         if (!project_once(model, state, solver, s)) break;
     }

@@ -1,5 +1,6 @@
-// Stage 5: one complementarity problem per island (ARCHITECTURE.md section 2,
-// seed000 2.1 Eq. 2.13b with the errata of 2.17), for the impulses z = h lambda:
+// Stages assembly and solve: one complementarity problem per island
+// (ARCHITECTURE.md section 2, seed000 2.1 Eq. 2.13b with the errata of
+// 2.17), for the impulses z = h lambda:
 //     A = J Mbar^-1 J^T + diag(c / (h g)),   g = h + d c,
 //     w = A z + b,   b = J v* + phi / g - target,
 // with impulse bounds h*lower, h*upper (friction-index rows keep their

@@ -38,6 +38,13 @@
  * pivot_cable_attachment have no struct_size: they are frozen within a
  * major version (the last three travel in arrays); new data will come
  * through new functions (or new fields of the *_desc that points to them).
+ *
+ * CHANGES. 0.2 (2026-11, plugin ABI 1.3): pivot_world_settings gains
+ * stabilization, divergence_energy and divergence_joint_error;
+ * pivot_world_statistics gains energy_excess and diverging (stable steps at
+ * 60 Hz and the divergence watch, docs/engine.md). Smaller structs of 0.1
+ * are read with those fields absent (the defaults) and written only up to
+ * their size.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
