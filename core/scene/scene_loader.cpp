@@ -113,7 +113,9 @@ private:
         if (auto v = s.optional("geometric_stiffness")) settings.geometric_stiffness = v->boolean();
         if (auto v = s.optional("projection_iterations")) {
             const double n = v->number();
-            if (!(n >= 0.0 && n <= 16.0 && n == std::floor(n))) v->fail(fmt::format("must be a whole number 0..16, got {}", n));
+            if (!(n >= 0.0 && n <= 16.0 && n == std::floor(n))) {
+                v->fail(fmt::format("must be a whole number 0..16, got {}", n));
+            }
             settings.projection_iterations = static_cast<uint32_t>(n);
         }
         if (auto v = s.optional("solver")) settings.solver.id = solver_id(*v);

@@ -73,7 +73,8 @@ Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
 
 // P = I - Tbar: the frames' twists relative to the joint's mean rigid motion.
 Mat12 relative_motion(const double* pose1, const double* pose2) {
-    const Eigen::Vector3d d = Eigen::Vector3d(pose2[0], pose2[1], pose2[2]) - Eigen::Vector3d(pose1[0], pose1[1], pose1[2]);
+    const Eigen::Vector3d d =
+        Eigen::Vector3d(pose2[0], pose2[1], pose2[2]) - Eigen::Vector3d(pose1[0], pose1[1], pose1[2]);
     const Eigen::Matrix3d i3 = Eigen::Matrix3d::Identity();
     // wbar = (w1 + w2)/2; vbar_c = (v1 + v2)/2 + (w1 - w2) x d/4 (the mean of
     // each side's velocity at the midpoint c); tbar_s = (vbar_c - [p_s - c]x wbar, wbar).
@@ -110,7 +111,10 @@ Matrix semidefinite_part(const Matrix& a) {
 // a 3 x 3 problem.
 Mat12 relative_stiffness(const Mat12& k_sym, const double* pose1, const double* pose2) {
     Mat12 translational_part = k_sym;
-    for (int b : {3, 9}) translational_part.block<12, 3>(0, b).setZero(), translational_part.block<3, 12>(b, 0).setZero();
+    for (int b : {3, 9}) {
+        translational_part.block<12, 3>(0, b).setZero();
+        translational_part.block<3, 12>(b, 0).setZero();
+    }
     if (translational_part.isZero(0.0)) {
         const Eigen::Matrix3d a = k_sym.block<3, 3>(3, 3), b = k_sym.block<3, 3>(3, 9), c = k_sym.block<3, 3>(9, 9);
         const Eigen::Matrix3d s = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
@@ -167,7 +171,9 @@ void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int
         s.stiffened[element] = 1;
     }
     block.noalias() += scale * (jf.transpose() * (d * jf));
-    if (change != nullptr) force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+    if (change != nullptr) {
+        force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+    }
 }
 
 // The lever arms: each attachment's wrench J_side^T f, its element's frame

@@ -40,7 +40,8 @@ bool project_once(const WorldModel& model, const WorldState& state, LcpSolverCha
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             if (row.contact < 0) {
-                unresolved = unresolved || s.joint_strength[model.joint_groups[row.joint_group].joints[row.member]] > 0.0;
+                const uint32_t joint = model.joint_groups[row.joint_group].joints[row.member];
+                unresolved = unresolved || s.joint_strength[joint] > 0.0;
             }
             double violation = 0.0;
             bool active = row.contact < 0 && row.row.compliance == 0.0 && (row.row.flags & PIVOT_ROW_POSITION_ERROR);
