@@ -161,8 +161,6 @@ void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int
     const JointRecord& record = model.joints[joint];
     const uint32_t element = (side == 0 ? record.frame1 : record.frame2).element;
     const uint32_t nv = model.element_nv[element];
-    const FrameJacobian jf = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(
-        s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side], 6, nv);
     Eigen::Map<MatN> block(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
     Eigen::Map<VecN> force(s.joint_stiffness_force.data() + model.element_v_offset[element], nv);
     if (!s.stiffened[element]) {
@@ -170,6 +168,17 @@ void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int
         force.setZero();
         s.stiffened[element] = 1;
     }
+    const double* jf_data = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
+    if (nv == 6) {  // a rigid body: fixed-size products
+        const Eigen::Map<const Mat6> jf(jf_data);
+        Eigen::Map<Mat6>(block.data()).noalias() += scale * (jf.transpose() * (d * jf));
+        if (change != nullptr) {
+            Eigen::Map<Eigen::Matrix<double, 6, 1>>(force.data()).noalias() +=
+                scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+        }
+        return;
+    }
+    const FrameJacobian jf = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(jf_data, 6, nv);
     block.noalias() += scale * (jf.transpose() * (d * jf));
     if (change != nullptr) {
         force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
@@ -226,6 +235,17 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
         s.element_stiffness_number[element] = 0.0;
         if (!s.stiffened[element]) continue;
         const uint32_t nv = model.element_nv[element];
+        s.stiffened[element] = 0;
+        if (nv == 6) {  // a rigid body: fixed-size factorization
+            const Eigen::LLT<Mat6> llt(Eigen::Map<const Mat6>(s.mass.data() + s.mass_offset[element]));
+            if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
+            Mat6 x = Eigen::Map<const Mat6>(s.joint_stiffness.data() + s.mass_offset[element]);
+            llt.matrixL().solveInPlace(x);
+            Mat6 y = x.transpose();
+            llt.matrixL().solveInPlace(y);
+            s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+            continue;
+        }
         const MatN m = Eigen::Map<const MatN>(s.mass.data() + s.mass_offset[element], nv, nv);
         const Eigen::LLT<MatN> llt(m);
         if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
@@ -234,7 +254,6 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
         MatN y = x.transpose();
         llt.matrixL().solveInPlace(y);
         s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
-        s.stiffened[element] = 0;
     }
 }
 
