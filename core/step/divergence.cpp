@@ -1,6 +1,7 @@
-// Stage reports (with joint_reports.cpp): the divergence watch. A world that blows up says so in its
-// statistics (StepStatistics::diverging, pivot_world_statistics, the summary
-// of `pivot run`) instead of silently producing metres of joint error.
+// Stage reports (with joint_reports.cpp): the divergence watch. A world that
+// blows up says so in its statistics (StepStatistics::diverging,
+// pivot_world_statistics, the summary of `pivot run`) instead of silently
+// producing metres of joint error.
 //
 // Energy: the world's mechanical energy E = T + V (kinetic, gravitational,
 // elastic) may grow only by the work done on it,
@@ -63,12 +64,14 @@ void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s
             for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
                 const ProblemRow& row = s.rows[s.island_rows[k]];
                 if (!does_work(row.row)) continue;
-                const double z = row.contact >= 0
-                                     ? s.next_contact_impulses[static_cast<size_t>(row.contact) *
-                                                                   WorldState::kMaxContactRows + row.slot]
-                                     : state.joint_impulses[model.joint_groups[row.joint_group].impulse_offset +
-                                                            row.member * model.joint_groups[row.joint_group].max_rows +
-                                                            row.slot];
+                double z = 0.0;
+                if (row.contact >= 0) {
+                    z = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
+                                                row.slot];
+                } else {
+                    const JointGroup& jg = model.joint_groups[row.joint_group];
+                    z = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
+                }
                 double rate = 0.0;
                 for (uint32_t b = 0; b < row.block_count; ++b) {
                     const RowBlock& block = row.blocks[b];
