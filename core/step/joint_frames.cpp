@@ -23,8 +23,8 @@ void quaternion_multiply(const double* a, const double* b, double* out) {
 }
 
 // The joint frames at the configuration q_all (model.nq values): poses into
-// pose1/pose2 of each joint group (`at_end`: end_pose1/2), and at the
-// state's configuration also the twists and the frame Jacobians.
+// pose1/pose2 of each joint group (`at_end`: end_pose1/2) and the frame
+// Jacobians; at the state's configuration also the twists.
 void place_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& s, const double* q_all,
                         bool at_end) {
     // Poses, twists and Jacobians of all element attachments, per group.
@@ -48,11 +48,13 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
             const Attachment& a = side == 0 ? record.frame1 : record.frame2;
             std::memcpy(pose, gp.poses.data() + 7 * p, 3 * sizeof(double));
             quaternion_multiply(gp.poses.data() + 7 * p + 3, a.local_rotation.data(), pose + 3);
+            // The frame Jacobians (at the end of the step: for the projection,
+            // once the step's solve no longer needs those of its start).
+            std::memcpy(s.frame_jacobian.data() + s.frame_jacobian_offset[gp.attachment[p]],
+                        gp.jacobians.data() + 6 * group.nv * p, 6 * group.nv * sizeof(double));
             if (at_end) continue;
             double* twist = (side == 0 ? rows.twist1 : rows.twist2).data() + 6 * record.member;
             std::memcpy(twist, gp.twists.data() + 6 * p, 6 * sizeof(double));
-            std::memcpy(s.frame_jacobian.data() + s.frame_jacobian_offset[gp.attachment[p]],
-                        gp.jacobians.data() + 6 * group.nv * p, 6 * group.nv * sizeof(double));
         }
     }
     // World attachments: fixed poses, zero twist.

@@ -1,20 +1,24 @@
-// Stage projection: position projection (post-stabilization), before the state is
-// committed. The velocity step satisfies the joints to first order only: a body turning by h omega per
-// step opens its joints by ~ r (h omega)^2 / 2, and the whip of a chain's
-// free end turns its last links by radians per step at 60 Hz. Correcting
-// that through the next step's velocity (phi / h) puts the correction's
-// velocity into the motion: energy from nothing. Instead the positions are
-// projected back onto the joints after the step, the velocities untouched
-// (Cline & Pai 2003, post-stabilization; the "split impulse" of Bullet and
-// the position pass of Box2D are the same idea):
+// Stage projection: position projection (post-stabilization), before the
+// state is committed. The velocity step satisfies the joints to first
+// order only: a body turning by h omega per step opens its joints by
+// ~ r (h omega)^2 / 2, and the whip of a chain's free end turns its last
+// links by radians per step at 60 Hz. Corrected through the next step's
+// velocity (phi / h) that error becomes velocity: energy from nothing.
+// Instead, in islands whose joints the step cannot resolve (a joint with
+// geometric-stiffness strength alpha > 0), the positions are projected back
+// onto the joints after the step, the velocities untouched (Cline & Pai
+// 2003, post-stabilization; Bullet's split impulse and Box2D's position
+// pass are the same idea):
 //     (J Mbar^-1 J^T) mu = -phi(q+),   q+ <- q+ (+) Mbar^-1 J^T mu,
-// Gauss-Newton steps (WorldSettings::projection_iterations) on the rigid
-// equality rows, with the step's own Jacobian, matrix and factorization
-// (the island problems are reused: the other rows take no part, bounds
-// [0, 0]). The metric Mbar moves light bodies more than heavy ones, as the
-// joint forces would. The price: the velocity is not projected, and the
-// next step removes its part across the moved joints, which dissipates
-// (docs/engine.md "Stabilization" has the measured numbers).
+// Newton steps (WorldSettings::projection_iterations) on the rigid equality
+// rows with their Jacobians J at q+ (the step's own, at q, leave
+// centimetres where a link turned by a radian: a chord iteration converges
+// slowly there), the step's factored Mbar as the metric (it moves light
+// bodies more than heavy ones, as the joint forces would), and the island's
+// problem assembled again (the other rows take no part, bounds [0, 0]). The
+// price: the velocity is not projected, and the next step removes its part
+// across the moved joints, which dissipates (docs/engine.md "Stable steps
+// at 60 Hz" has the measured numbers).
 #include <algorithm>
 #include <cmath>
 
@@ -27,45 +31,100 @@ namespace pivot {
 
 namespace {
 
-// One Gauss-Newton step; false when nothing was left to correct.
+// The island's joint rows relinearized at q+: their element Jacobians from
+// the rows' Jacobians and the frames' at q+ (evaluate_joint_rows_at), and
+// their responses Mbar^-1 J^T (Mbar of the step: the metric only).
+void relinearize_island(const WorldModel& model, StepScratch& s, uint32_t island) {
+    for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
+        ProblemRow& row = s.rows[s.island_rows[k]];
+        if (row.contact >= 0) continue;
+        const JointGroup& jg = model.joint_groups[row.joint_group];
+        const auto& out = s.joint_rows[row.joint_group];
+        if (row.slot >= out.end_counts[row.member]) continue;
+        const uint32_t joint = jg.joints[row.member];
+        const JointRecord& record = model.joints[joint];
+        const double* j12 = out.end_jacobians.data() + (static_cast<size_t>(row.member) * jg.max_rows + row.slot) * 12;
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            RowBlock& block = row.blocks[b];
+            // Which side of the joint this block is.
+            const uint32_t side = record.frame1.element != Attachment::kWorld &&
+                                          model.element_block[record.frame1.element] == block.block &&
+                                          model.element_block_offset[record.frame1.element] == block.first
+                                      ? 0
+                                      : 1;
+            const double* frame_jac = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
+            double* jac = s.jacobian.data() + block.offset;
+            for (uint32_t c = 0; c < block.count; ++c) {
+                double sum = 0.0;
+                for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
+                jac[c] = sum;
+            }
+            const uint32_t nv = model.blocks[block.block].nv;
+            double* w = s.response.data() + block.response;
+            std::fill(w, w + nv, 0.0);
+            std::copy_n(jac, block.count, w + block.first);
+            solve_mass_block(model, s, block.block, w, block.first);
+        }
+    }
+}
+
+// Whether the island has a joint the step cannot resolve (alpha > 0).
+bool unresolved(const WorldModel& model, const StepScratch& s, uint32_t island) {
+    for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[k]];
+        if (row.contact < 0 && s.joint_strength[model.joint_groups[row.joint_group].joints[row.member]] > 0.0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The projection's right-hand side phi(q+) and bounds: the island's rigid
+// equality rows free, every other row out (bounds [0, 0]). Returns whether
+// any of them is violated.
+bool set_projection_rows(const WorldModel& model, const StepScratch& s, uint32_t island, LcpProblem& p) {
+    const uint32_t first = s.island_row_start[island];
+    bool any = false;
+    for (uint32_t k = 0; k < p.n; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        double violation = 0.0;
+        bool active = row.contact < 0 && row.row.compliance == 0.0 && (row.row.flags & PIVOT_ROW_POSITION_ERROR);
+        if (active) {
+            const JointGroup& jg = model.joint_groups[row.joint_group];
+            const auto& out = s.joint_rows[row.joint_group];
+            const size_t slot = static_cast<size_t>(row.member) * jg.max_rows + row.slot;
+            active = row.slot < out.end_counts[row.member] && (out.end_rows[slot].flags & PIVOT_ROW_POSITION_ERROR);
+            if (active) violation = out.end_rows[slot].violation;
+        }
+        p.b[k] = active ? violation : 0.0;
+        p.lo[k] = active ? -HUGE_VAL : 0.0;
+        p.hi[k] = active ? HUGE_VAL : 0.0;
+        p.findex[k] = -1;
+        any = any || (active && violation != 0.0);
+    }
+    p.project = nullptr;
+    p.project_context = nullptr;
+    p.block_first_row.clear();
+    return any;
+}
+
+// One Newton step; false when nothing was left to correct.
 bool project_once(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
-    // The joints' violations at q+ (into the end_* buffers).
+    // The joints' rows, violations and frame Jacobians at q+.
     evaluate_joint_rows_at(model, state, s, s.q_next.data());
     std::fill(s.correction.begin(), s.correction.end(), 0.0);  // in velocity coordinates
     bool moved = false;
     for (uint32_t island = 0; island < s.island_count; ++island) {
         LcpProblem& p = s.problems[island];
-        const uint32_t first = s.island_row_start[island];
-        bool any = false, unresolved = false;
-        for (uint32_t k = 0; k < p.n; ++k) {
-            const ProblemRow& row = s.rows[s.island_rows[first + k]];
-            if (row.contact < 0) {
-                const uint32_t joint = model.joint_groups[row.joint_group].joints[row.member];
-                unresolved = unresolved || s.joint_strength[joint] > 0.0;
-            }
-            double violation = 0.0;
-            bool active = row.contact < 0 && row.row.compliance == 0.0 && (row.row.flags & PIVOT_ROW_POSITION_ERROR);
-            if (active) {
-                const JointGroup& jg = model.joint_groups[row.joint_group];
-                const auto& out = s.joint_rows[row.joint_group];
-                const size_t slot = static_cast<size_t>(row.member) * jg.max_rows + row.slot;
-                active = row.slot < out.end_counts[row.member] &&
-                         (out.end_rows[slot].flags & PIVOT_ROW_POSITION_ERROR) != 0;
-                if (active) violation = out.end_rows[slot].violation;
-            }
-            p.b[k] = active ? violation : 0.0;
-            p.lo[k] = active ? -HUGE_VAL : 0.0;
-            p.hi[k] = active ? HUGE_VAL : 0.0;
-            p.findex[k] = -1;
-            any = any || (active && violation != 0.0);
-        }
-        if (!any || !unresolved) continue;
-        p.project = nullptr;
-        p.project_context = nullptr;
-        p.block_first_row.clear();
+        if (!unresolved(model, s, island)) continue;
+        // The island's matrix again, from the rows' Jacobians at q+.
+        relinearize_island(model, s, island);
+        assemble_island(model, s, island, !p.dense.empty(), p);
+        if (!set_projection_rows(model, s, island, p)) continue;
         s.x.assign(p.n, 0.0);
         const ChainReport report = solver.solve(p, s.x, true);
         if (!report.solved && !report.approximate) continue;  // left to the next step's phi / h
+        const uint32_t first = s.island_row_start[island];
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             for (uint32_t b = 0; b < row.block_count; ++b) {

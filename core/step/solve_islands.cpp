@@ -30,8 +30,10 @@ double dot(const double* a, const double* b, uint32_t n) {
     return s;
 }
 
+}  // namespace
+
 // Fills problem (dense or CSC) for island i.
-void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool dense, LcpProblem& p) {
+void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, bool dense, LcpProblem& p) {
     const double h = model.settings.timestep;
     const uint32_t first = s.island_row_start[island];
     const uint32_t n = s.island_row_start[island + 1] - first;
@@ -165,6 +167,8 @@ void assemble(const WorldModel& model, StepScratch& s, uint32_t island, bool den
     }
 }
 
+namespace {
+
 // The block projection the solver calls (plugin_solver.h): block k of the
 // island is contact contacts[k]; its model's project() when it has one,
 // else the box rule of its rows (bounds, then friction-index bounds).
@@ -242,7 +246,7 @@ void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, Ste
     const bool dense = solver.primary_reads_dense();
     if (s.projections.size() < s.island_count) s.projections.resize(s.island_count);
     for (uint32_t island = 0; island < s.island_count; ++island) {
-        assemble(model, s, island, dense, s.problems[island]);
+        assemble_island(model, s, island, dense, s.problems[island]);
         set_projection(model, s, island, s.problems[island]);
     }
 }

@@ -61,6 +61,7 @@ void find_islands(const WorldModel& model, StepScratch& scratch);
 // CSC, as the primary solver reads it), then solved by the chain; impulses
 // for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
 void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& scratch);
+void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, bool dense, LcpProblem& problem);
 void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& scratch);
 
 // integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins

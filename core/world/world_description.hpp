@@ -46,7 +46,7 @@ struct WorldSettings {
     // After each step the positions are projected back onto the rigid
     // joints (velocities untouched), so joint errors do not accumulate and
     // their correction does not add energy (core/step/project_positions.cpp):
-    // this many Gauss-Newton steps at most.
+    // this many Newton steps at most (joint Jacobians at the end of the step).
     uint32_t projection_iterations = 1;  // 0 = none
     // A step reports the world as diverging (StepStatistics::diverging) when
     // its energy exceeds what the work done on it allows by more than this
