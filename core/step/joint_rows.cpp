@@ -13,6 +13,14 @@
 
 namespace pivot {
 
+void chain_frame_jacobian(const double* row, const double* frame_jacobian, uint32_t nv, double* out) {
+    for (uint32_t c = 0; c < nv; ++c) {
+        double sum = 0.0;
+        for (uint32_t i = 0; i < 6; ++i) sum += row[i] * frame_jacobian[i + 6 * c];
+        out[c] = sum;
+    }
+}
+
 
 void collect_joint_rows(const WorldModel& model, StepScratch& s) {
     s.rows.clear();
@@ -50,11 +58,8 @@ void collect_joint_rows(const WorldModel& model, StepScratch& s) {
                     const uint32_t nv = model.element_nv[a.element];
                     const double* frame_jac = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
                     const auto offset = static_cast<uint32_t>(s.jacobian.size());
-                    for (uint32_t c = 0; c < nv; ++c) {
-                        double sum = 0.0;
-                        for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
-                        s.jacobian.push_back(sum);
-                    }
+                    s.jacobian.resize(offset + nv);
+                    chain_frame_jacobian(j12 + 6 * side, frame_jac, nv, s.jacobian.data() + offset);
                     add_row_block(model, s, row, a.element, offset, false);  // response when factored
                 }
                 if (row.block_count == 0) continue;  // between the world and fixed bodies: nothing moves

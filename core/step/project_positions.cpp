@@ -54,11 +54,7 @@ void relinearize_island(const WorldModel& model, StepScratch& s, uint32_t island
                                       : 1;
             const double* frame_jac = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
             double* jac = s.jacobian.data() + block.offset;
-            for (uint32_t c = 0; c < block.count; ++c) {
-                double sum = 0.0;
-                for (uint32_t i = 0; i < 6; ++i) sum += j12[6 * side + i] * frame_jac[i + 6 * c];
-                jac[c] = sum;
-            }
+            chain_frame_jacobian(j12 + 6 * side, frame_jac, block.count, jac);
             const uint32_t nv = model.blocks[block.block].nv;
             double* w = s.response.data() + block.response;
             std::fill(w, w + nv, 0.0);
