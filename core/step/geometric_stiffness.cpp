@@ -14,8 +14,8 @@
 // (plugin_joint.h geometric_stiffness: the rows' directions turning;
 // plugin_element.h frame_stiffness: the lever arms turning).
 //
-// Two choices make it damp only what is unstable (docs/engine.md
-// "Geometric stiffness"):
+// Three choices make it damp only what is unstable (docs/engine.md
+// "Stable steps at 60 Hz"):
 // 1. Relative motion only. With f fixed in world coordinates, K also
 //    resists the joint turning as a whole, which it does when a chain
 //    swings: the force turns with it. Treated implicitly that is implicit
@@ -24,23 +24,21 @@
 //    relative to the joint's mean rigid motion (mean angular velocity,
 //    mean velocity of the midpoint c of the two frame origins):
 //        t_s - tbar_s,  tbar_s = (vbar_c + wbar x (p_s - c), wbar),
-//    i.e. K_rel = P^T sym(K) P with P = I - Tbar. A joint to the world takes
-//    none: the force there turns with the one body that moves.
+//    i.e. K_rel = P^T sym(K) P with P = I - Tbar, of which the positive
+//    semidefinite part is kept (compression, which buckles, is left out:
+//    explicit, a negative stiffness would grow a zigzag by
+//    1 + h^2 |kappa| / m per step). A joint to the world takes none: the
+//    force there turns with the one body that moves.
 // 2. Block-diagonal, implicit part dominant. K_rel couples the two bodies;
 //    the mass blocks stay one per body (a chain of 200 links keeps 200
 //    6 x 6 factorizations) by splitting K_rel = D - (D - K_rel), D
 //    block-diagonal with D_s = 2 K_rel,ss (D - K_rel is then positive
 //    semidefinite: [[A, B], [B^T, C]] <= [[2A, 0], [0, 2C]]), D implicit and
-//    the rest explicit at
-//    the start-of-step twists t, with K_rel its positive semidefinite part
-//    (compression, which buckles, is left out: explicit, a negative
-//    stiffness would grow a zigzag by 1 + h^2 |kappa| / m per step):
-//        (M + h^2 D) (v+ - v) = h f - h^2 J_f^T K_rel t.
-//    For a mode with geometric stiffness kappa <= d (d its share of D) this
-//    is unconditionally stable (amplification det = 1 - h^2 kappa /
-//    (m + h^2 d) < 1 and trace within the Jury bounds); rigid motion of
-//    the pair (K_rel t = 0) is not damped at all; a zigzag of alternate
-//    links (kappa = d) is damped like implicit Euler.
+//    the rest explicit at the start-of-step twists t:
+//        (M + h^2 alpha D) (v+ - v) = h f - h^2 alpha J_f^T K_rel t.
+//    Rigid motion of the pair (K_rel t = 0) is not damped at all.
+// 3. Only as strong as the step needs: alpha per joint from how stiff its
+//    elements' fastest mode is (stiffness_strength, below).
 // Elements of chains (cables) take no joint stiffness here: their block is
 // one sparse matrix and their own tension stiffness is internal_stiffness.
 #include <algorithm>
@@ -154,6 +152,17 @@ bool stiffenable(const WorldModel& model, const Attachment& a) {
 // when a chain's tension jumps (a load caught by it).
 double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / omega2 : 0.0; }
 
+// block += scale * J_f^T d J_f and, with `change` (6 values), force +=
+// scale * J_f^T change, for J_f a 6 x nv frame Jacobian; Block, Force and
+// Jacobian are fixed-size for a rigid body (nv = 6), bounded-dynamic else.
+template <class Block, class Force, class Jacobian>
+void add_split(Block&& block, Force&& force, const Jacobian& jf, double scale, const Mat6& d, const double* change) {
+    block.noalias() += scale * (jf.transpose() * (d * jf));
+    if (change != nullptr) {
+        force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+    }
+}
+
 // Adds scale * J_f^T d J_f to the element's D and, with `change` (6
 // values), scale * J_f^T change to its explicit force change.
 void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int side, double scale,
@@ -161,27 +170,21 @@ void add_to_element(const WorldModel& model, StepScratch& s, uint32_t joint, int
     const JointRecord& record = model.joints[joint];
     const uint32_t element = (side == 0 ? record.frame1 : record.frame2).element;
     const uint32_t nv = model.element_nv[element];
-    Eigen::Map<MatN> block(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
-    Eigen::Map<VecN> force(s.joint_stiffness_force.data() + model.element_v_offset[element], nv);
+    double* block = s.joint_stiffness.data() + s.mass_offset[element];
+    double* force = s.joint_stiffness_force.data() + model.element_v_offset[element];
     if (!s.stiffened[element]) {
-        block.setZero();
-        force.setZero();
+        std::fill(block, block + nv * nv, 0.0);
+        std::fill(force, force + nv, 0.0);
         s.stiffened[element] = 1;
     }
-    const double* jf_data = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
-    if (nv == 6) {  // a rigid body: fixed-size products
-        const Eigen::Map<const Mat6> jf(jf_data);
-        Eigen::Map<Mat6>(block.data()).noalias() += scale * (jf.transpose() * (d * jf));
-        if (change != nullptr) {
-            Eigen::Map<Eigen::Matrix<double, 6, 1>>(force.data()).noalias() +=
-                scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
-        }
-        return;
-    }
-    const FrameJacobian jf = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(jf_data, 6, nv);
-    block.noalias() += scale * (jf.transpose() * (d * jf));
-    if (change != nullptr) {
-        force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+    const double* jf = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
+    if (nv == 6) {  // a rigid body
+        add_split(Eigen::Map<Mat6>(block), Eigen::Map<Eigen::Matrix<double, 6, 1>>(force),
+                  Eigen::Map<const Mat6>(jf), scale, d, change);
+    } else {
+        add_split(Eigen::Map<MatN>(block, nv, nv), Eigen::Map<VecN>(force, nv),
+                  FrameJacobian(Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(jf, 6, nv)), scale, d,
+                  change);
     }
 }
 
@@ -211,11 +214,7 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
                                                      static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
                                                      gp.frame_stiffness.data());
         if (!r.ok()) throw Error(r.message);
-    }
-    // Into the joints' K, on the side of the frame.
-    for (uint32_t gi = 0; gi < model.element_groups.size(); ++gi) {
-        const auto& gp = s.group_points[gi];
-        if (model.element_groups[gi].chain) continue;
+        // Into the joints' K, on the side of the frame.
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
             const JointRecord& record = model.joints[joint];
@@ -226,34 +225,33 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
     }
 }
 
+// h^2 lambda_max(M^-1 D), bounded from above by Gershgorin on L^-1 D L^-T
+// (M = L L^T); 0 when M is not positive definite (factor_mass_blocks
+// reports it). Matrix: fixed-size for a rigid body, bounded-dynamic else.
+template <class Matrix>
+double stiffness_number(const Matrix& m, Matrix d, double h) {
+    const Eigen::LLT<Matrix> llt(m);
+    if (llt.info() != Eigen::Success) return 0.0;
+    llt.matrixL().solveInPlace(d);
+    Matrix y = d.transpose();
+    llt.matrixL().solveInPlace(y);
+    return h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+}
+
 // How stiff each stiffened element's fastest mode is, Omega^2 =
-// h^2 lambda_max(M^-1 D) (bounded from above: Gershgorin on L^-1 D L^-T,
-// M = L L^T), from the D summed at full strength; the elements' D are then
-// cleared for the joints to add theirs at their strength.
+// h^2 lambda_max(M^-1 D), from the D summed at full strength; the elements'
+// D are then cleared for the joints to add theirs at their strength.
 void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
     for (uint32_t element = 0; element < model.element_count; ++element) {
         s.element_stiffness_number[element] = 0.0;
         if (!s.stiffened[element]) continue;
-        const uint32_t nv = model.element_nv[element];
         s.stiffened[element] = 0;
-        if (nv == 6) {  // a rigid body: fixed-size factorization
-            const Eigen::LLT<Mat6> llt(Eigen::Map<const Mat6>(s.mass.data() + s.mass_offset[element]));
-            if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
-            Mat6 x = Eigen::Map<const Mat6>(s.joint_stiffness.data() + s.mass_offset[element]);
-            llt.matrixL().solveInPlace(x);
-            Mat6 y = x.transpose();
-            llt.matrixL().solveInPlace(y);
-            s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
-            continue;
-        }
-        const MatN m = Eigen::Map<const MatN>(s.mass.data() + s.mass_offset[element], nv, nv);
-        const Eigen::LLT<MatN> llt(m);
-        if (llt.info() != Eigen::Success) continue;  // factor_mass_blocks reports it
-        MatN x = Eigen::Map<const MatN>(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
-        llt.matrixL().solveInPlace(x);
-        MatN y = x.transpose();
-        llt.matrixL().solveInPlace(y);
-        s.element_stiffness_number[element] = h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+        const uint32_t nv = model.element_nv[element];
+        const double* m = s.mass.data() + s.mass_offset[element];
+        const double* d = s.joint_stiffness.data() + s.mass_offset[element];
+        s.element_stiffness_number[element] =
+            nv == 6 ? stiffness_number<Mat6>(Eigen::Map<const Mat6>(m), Eigen::Map<const Mat6>(d), h)
+                    : stiffness_number<MatN>(Eigen::Map<const MatN>(m, nv, nv), Eigen::Map<const MatN>(d, nv, nv), h);
     }
 }
 

@@ -26,19 +26,21 @@ void add_row_block(const WorldModel& model, StepScratch& s, ProblemRow& row, uin
     const uint32_t count = model.element_nv[element];
     const auto response = static_cast<uint32_t>(s.response.size());
     s.response.resize(response + nv, 0.0);
-    double* w = s.response.data() + response;
-    std::copy_n(s.jacobian.data() + offset, count, w + first);
-    if (solve) solve_mass_block(model, s, block, w, first);
     row.blocks[row.block_count++] = RowBlock{block, offset, first, count, response};
+    if (solve) compute_row_response(model, s, row.blocks[row.block_count - 1]);
+}
+
+void compute_row_response(const WorldModel& model, StepScratch& s, const RowBlock& block) {
+    double* w = s.response.data() + block.response;
+    std::fill(w, w + model.blocks[block.block].nv, 0.0);
+    std::copy_n(s.jacobian.data() + block.offset, block.count, w + block.first);
+    solve_mass_block(model, s, block.block, w, block.first);
 }
 
 void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row) {
     for (uint32_t r = first_row; r < end_row; ++r) {
         const ProblemRow& row = s.rows[r];
-        for (uint32_t b = 0; b < row.block_count; ++b) {
-            const RowBlock& block = row.blocks[b];
-            solve_mass_block(model, s, block.block, s.response.data() + block.response, block.first);
-        }
+        for (uint32_t b = 0; b < row.block_count; ++b) compute_row_response(model, s, row.blocks[b]);
     }
 }
 

@@ -36,7 +36,7 @@ namespace {
 // their responses Mbar^-1 J^T (Mbar of the step: the metric only).
 void relinearize_island(const WorldModel& model, StepScratch& s, uint32_t island) {
     for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
-        ProblemRow& row = s.rows[s.island_rows[k]];
+        const ProblemRow& row = s.rows[s.island_rows[k]];
         if (row.contact >= 0) continue;
         const JointGroup& jg = model.joint_groups[row.joint_group];
         const auto& out = s.joint_rows[row.joint_group];
@@ -44,22 +44,14 @@ void relinearize_island(const WorldModel& model, StepScratch& s, uint32_t island
         const uint32_t joint = jg.joints[row.member];
         const JointRecord& record = model.joints[joint];
         const double* j12 = out.end_jacobians.data() + (static_cast<size_t>(row.member) * jg.max_rows + row.slot) * 12;
+        // The rows stage gives a row one block per moving side, side 0 first.
+        const bool side0_moves = record.frame1.element != Attachment::kWorld && !model.fixed[record.frame1.element];
         for (uint32_t b = 0; b < row.block_count; ++b) {
-            RowBlock& block = row.blocks[b];
-            // Which side of the joint this block is.
-            const uint32_t side = record.frame1.element != Attachment::kWorld &&
-                                          model.element_block[record.frame1.element] == block.block &&
-                                          model.element_block_offset[record.frame1.element] == block.first
-                                      ? 0
-                                      : 1;
+            const RowBlock& block = row.blocks[b];
+            const uint32_t side = row.block_count == 2 ? b : (side0_moves ? 0 : 1);
             const double* frame_jac = s.frame_jacobian.data() + s.frame_jacobian_offset[2 * joint + side];
-            double* jac = s.jacobian.data() + block.offset;
-            chain_frame_jacobian(j12 + 6 * side, frame_jac, block.count, jac);
-            const uint32_t nv = model.blocks[block.block].nv;
-            double* w = s.response.data() + block.response;
-            std::fill(w, w + nv, 0.0);
-            std::copy_n(jac, block.count, w + block.first);
-            solve_mass_block(model, s, block.block, w, block.first);
+            chain_frame_jacobian(j12 + 6 * side, frame_jac, block.count, s.jacobian.data() + block.offset);
+            compute_row_response(model, s, block);
         }
     }
 }

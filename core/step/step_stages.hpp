@@ -21,6 +21,9 @@ void solve_mass_block(const WorldModel& model, const StepScratch& scratch, uint3
 void add_row_block(const WorldModel& model, StepScratch& scratch, ProblemRow& row, uint32_t element, uint32_t offset,
                    bool solve = true);
 void solve_row_responses(const WorldModel& model, StepScratch& scratch, uint32_t first_row, uint32_t end_row);
+// A row block's response again from its Jacobian (scratch.jacobian at the
+// block's offset) through the factored mass block.
+void compute_row_response(const WorldModel& model, StepScratch& scratch, const RowBlock& block);
 
 // element_dynamics.cpp: mass matrices, forces and the right-hand side of
 // the free velocity, internal rows eliminated into the mass blocks; then,
