@@ -133,7 +133,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
 PIVOT_API void pivot_world_destroy(pivot_world* world);
 
 /* ------------------------------------------------------------------------ */
-/* Building in code (SCENE_FORMAT.md names the same things)                  */
+/* Building in code (docs/scene-format.md names the same things)          */
 /* ------------------------------------------------------------------------ */
 
 typedef struct pivot_material_desc {

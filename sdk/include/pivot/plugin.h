@@ -333,9 +333,10 @@ typedef struct pivot_instance_functions {
  * One constraint row: everything about it except its Jacobian, which is
  * passed separately in a dense array whose width is fixed by the producing
  * kind (element velocities, 12 for a joint's two frame twists, 6 per contact
- * direction). The host turns a row into the per-step problem (ARCHITECTURE
- * section 2):  (J Mbar^-1 J^T + c/h^2) z + ... with right-hand side from
- * -violation/h and target_velocity, and impulse bounds h*lower, h*upper.
+ * direction). The host turns a row into the per-step problem
+ * (docs/engine.md "The per-island problem"):  (J Mbar^-1 J^T + c/h^2) z
+ * + ... with right-hand side from -violation/h and target_velocity, and
+ * impulse bounds h*lower, h*upper.
  *
  * Bounds are forces (N or N m): lower <= f <= upper; use -HUGE_VAL/+HUGE_VAL
  * for none. A bilateral row has (-inf, +inf), a unilateral one (0, +inf).

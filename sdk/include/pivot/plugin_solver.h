@@ -1,7 +1,7 @@
 /*
  * pivot/plugin_solver.h - complementarity solver plugins.
  *
- * The per-step problem (ARCHITECTURE section 2, CLI.md "pivot-lcp/1"):
+ * The per-step problem (docs/engine.md, docs/cli.md "pivot-lcp/1"):
  * find x and w = A x + b such that for every row i, with bounds l_i, u_i
  * (l_i = lo_i |x_j|, u_i = hi_i |x_j| when findex_i = j >= 0, else lo_i, hi_i;
  * the host guarantees finite lo_i <= 0 <= hi_i on rows with a findex):

@@ -32,8 +32,8 @@ LcpProblem random_diagonally_dominant_lcp(uint32_t n, uint64_t seed);
 
 // ---------------------------------------------------------------- contacts
 // A random rigid-body scene turned into a per-step problem the way an engine
-// builds it (ARCHITECTURE section 2): bodies with random mass, inertia, pose
-// and twist; point contacts between a body and the world or two bodies;
+// builds it (docs/engine.md "The per-island problem"): bodies with random
+// mass, inertia, pose and twist; point contacts between a body and the world or two bodies;
 // A = J M^-1 J^T (+ eps I), b = J v (+ a small penetration bias on normals).
 struct ContactScene {
     uint32_t contacts = 10;
