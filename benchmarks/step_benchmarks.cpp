@@ -41,17 +41,17 @@ void report_stages(benchmark::State& state, const StageTimes& stage_total) {
     }
 }
 
-void chain(benchmark::State& state, const std::string& solver, double h) {
-    if (registry().find(solver) == nullptr) {
+void chain(benchmark::State& state, const std::string& solver, double h, bool s1 = false) {
+    if (!solver.empty() && registry().find(solver) == nullptr) {
         state.SkipWithError(("not built: " + solver).c_str());
         return;
     }
     const int links = static_cast<int>(state.range(0));
     WorldSettings settings;
     settings.timestep = h;
-    settings.solver = {solver, nlohmann::json::object()};
+    if (!solver.empty()) settings.solver = {solver, nlohmann::json::object()};
     World world(registry(), settings);
-    if (h == 1e-3) {
+    if (h == 1e-3 && !s1) {
         test::add_swinging_chain(world, links, 0.1, 0.2, {2e-4, 0, 0, 0, 2e-4, 0, 0, 0, 1e-5});
     } else {
         // The S1 chain's links (docs/benchmarks.md), as in tests/physics/chain_stability_test.cpp.
@@ -251,6 +251,17 @@ void register_all() {
     for (const char* solver : {"pivot.solver.dantzig", "pivot.solver.pgs", "pivot.solver.lemke"}) {
         const std::string name = std::string("chain/") + (std::string(solver).substr(13));
         benchmark::RegisterBenchmark(name.c_str(), [solver](benchmark::State& s) { chain(s, solver, 1e-3); })
+            ->Arg(10)
+            ->Arg(50)
+            ->Arg(200)
+            ->Unit(benchmark::kMicrosecond);
+    }
+    // The peer harness's S1 chain (its links, h = 1 ms), with the defaults
+    // (empty: the world's default solver chain) and each solver.
+    for (const char* solver : {"", "pivot.solver.dantzig", "pivot.solver.pgs", "pivot.solver.direct"}) {
+        const std::string id = solver;
+        const std::string name = "s1_chain/" + (id.empty() ? std::string("defaults") : id.substr(13));
+        benchmark::RegisterBenchmark(name.c_str(), [id](benchmark::State& s) { chain(s, id, 1e-3, true); })
             ->Arg(10)
             ->Arg(50)
             ->Arg(200)

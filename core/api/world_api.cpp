@@ -160,7 +160,7 @@ PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings) {
     settings->struct_size = sizeof(*settings);
     settings->timestep = 1e-3;
     settings->gravity[2] = -9.81;
-    settings->solver = "pivot.solver.dantzig";
+    settings->solver = nullptr;  // the engine's choice per island (WorldSettings::direct_islands)
 }
 
 PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_world_settings* settings,
@@ -174,6 +174,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         ws.timestep = s.timestep;
         ws.gravity = array_of(s.gravity);
         ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
+        ws.direct_islands = s.solver == nullptr;  // a named solver takes every island
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));
@@ -582,6 +583,11 @@ PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivo
     });
 }
 
+PIVOT_API const char* pivot_step_stage_name(uint32_t stage) {
+    return stage < static_cast<uint32_t>(pivot::StepStage::count) ? pivot::step_stage_name(static_cast<pivot::StepStage>(stage))
+                                                                  : nullptr;
+}
+
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics) {
     if (statistics == nullptr) return;
     std::memset(statistics, 0, sizeof(*statistics));
@@ -608,6 +614,10 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.potential_energy = e.gravitational + e.elastic;
         out.energy_excess = s.energy_excess;
         out.diverging = s.diverging ? 1u : 0u;
+        static_assert(static_cast<size_t>(pivot::StepStage::count) <= PIVOT_STEP_STAGE_CAPACITY);
+        out.stage_count = static_cast<uint32_t>(pivot::StepStage::count);
+        std::fill(std::begin(out.stage_seconds), std::end(out.stage_seconds), 0.0);
+        std::copy(s.stage_seconds.begin(), s.stage_seconds.end(), out.stage_seconds);
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

@@ -28,8 +28,27 @@ struct LcpProblem {
     pivot_project_fn project = nullptr;
     void* project_context = nullptr;
 
+    // The factored form of A (plugin_solver.h, ABI 1.4), set by the step for
+    // its island problems when it can describe them so (`factored`); the
+    // Jacobian and response values stay the step's (pointers into its
+    // scratch). Then dense/CSC may be empty: make_dense()/make_sparse()
+    // build them from it.
+    bool factored = false;
+    std::vector<uint32_t> block_start;      // blocks + 1
+    std::vector<uint32_t> row_block_start;  // n + 1
+    std::vector<pivot_row_block> row_blocks;
+    std::vector<double> diagonal;  // n
+    const double* jacobian = nullptr;
+    const double* response = nullptr;
+    pivot_inverse_mass_fn apply_inverse_mass = nullptr;
+    void* inverse_mass_context = nullptr;
+
     bool has_dense() const { return !dense.empty() || n == 0; }
     bool has_sparse() const { return !col_start.empty(); }
+    bool has_factored() const { return factored; }
+    // Nonzeros of A as the factored form couples the rows (an upper bound
+    // of what make_sparse() stores), for sizing a solver's workspace.
+    size_t factored_nonzeros() const;
     bool has_findex() const;
     bool is_standard_lcp() const;  // lo = 0, hi = inf, no findex
     bool has_blocks() const { return block_first_row.size() > 1 && project != nullptr; }
@@ -37,9 +56,10 @@ struct LcpProblem {
     // Pointers into this object: valid until it is changed or destroyed.
     pivot_lcp_problem view() const;
 
-    // Builds the CSC matrix from the dense one (exact zeros are not stored).
+    // Builds the CSC matrix from the dense one (exact zeros are not stored),
+    // or without one from the factored form (its coupling pattern).
     void make_sparse();
-    // Builds the dense matrix from the CSC one.
+    // Builds the dense matrix from the CSC one, or from the factored form.
     void make_dense();
     // Sets PIVOT_MATRIX_SYMMETRIC if A is symmetric to rounding (1e-13
     // relative to the pair and to sqrt(A_ii A_jj)), and then makes it exactly
@@ -48,6 +68,20 @@ struct LcpProblem {
 
     // A standard LCP (lo = 0, hi = inf) of size n with dense A.
     static LcpProblem standard(uint32_t n, std::vector<double> dense_column_major, std::vector<double> b);
+
+private:
+    // The rows on each block (CSR over blocks), from row_blocks.
+    void index_block_rows() const;
+    // Column j of A from the factored form, as (row, value) in factored_column_.
+    void factored_column(uint32_t j) const;
+
+    mutable pivot_factored_problem factored_view_{};  // what view() points at
+    mutable std::vector<uint32_t> block_row_start_, block_row_next_, block_row_entries_;
+    struct FactoredEntry {
+        uint32_t row, arrival;
+        double value;
+    };
+    mutable std::vector<FactoredEntry> factored_column_;
 };
 
 }  // namespace pivot

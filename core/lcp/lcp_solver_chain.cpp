@@ -90,7 +90,17 @@ bool LcpSolverChain::primary_reads_dense() const {
     return stages_.front().instance.plugin().has(PIVOT_SOLVER_CAP_DENSE);
 }
 
+bool LcpSolverChain::primary_reads_factored() const {
+    return stages_.front().instance.plugin().has(PIVOT_SOLVER_CAP_FACTORED);
+}
+
 std::string LcpSolverChain::incompatibility(const PluginRecord& solver, const LcpProblem& problem) {
+    if (!solver.has(PIVOT_SOLVER_CAP_DENSE) && !solver.has(PIVOT_SOLVER_CAP_SPARSE) && !problem.has_factored() &&
+        problem.n > 0) {
+        return fmt::format("solver '{}' reads only the factored form of the problem, which this one does not have "
+                           "(a problem from a file, or with friction coupling blocks)",
+                           solver.id);
+    }
     const bool boxed = solver.has(PIVOT_SOLVER_CAP_BOXED);
     if (problem.has_findex() && !solver.has(PIVOT_SOLVER_CAP_FRICTION_INDEX) && !boxed) {
         return fmt::format("solver '{}' accepts neither friction indices nor boxed problems", solver.id);
@@ -158,8 +168,10 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
 void LcpSolverChain::reserve_for(const LcpProblem& problem) {
     // The CSC size a solver will see: the problem's, or the dense matrix's
     // nonzeros when the chain converts (bounded by n^2).
-    const auto nnz = static_cast<uint32_t>(problem.has_sparse() ? problem.values.size()
-                                                                : std::min<size_t>(problem.dense.size(), UINT32_MAX));
+    const size_t stored = problem.has_sparse()      ? problem.values.size()
+                          : !problem.dense.empty()  ? problem.dense.size()
+                                                    : problem.factored_nonzeros();
+    const auto nnz = static_cast<uint32_t>(std::min<size_t>(stored, UINT32_MAX));
     for (Stage& stage : stages_) {
         if (problem.n <= stage.reserved_n && nnz <= stage.reserved_nnz) continue;
         stage.reserved_n = std::max(stage.reserved_n, problem.n);
@@ -184,8 +196,10 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     // Give the solver the matrix it reads, converting only when needed.
     const bool reads_dense = solver.has(PIVOT_SOLVER_CAP_DENSE);
     const bool reads_sparse = solver.has(PIVOT_SOLVER_CAP_SPARSE);
+    const bool reads_factored = solver.has(PIVOT_SOLVER_CAP_FACTORED) && problem.has_factored();
     const LcpProblem* given = &problem;
-    if (!((reads_dense && !problem.dense.empty()) || (reads_sparse && problem.has_sparse()) || problem.n == 0)) {
+    if (!((reads_dense && !problem.dense.empty()) || (reads_sparse && problem.has_sparse()) || reads_factored ||
+          problem.n == 0)) {
         convert_matrix(problem, reads_dense, converted_);
         given = &converted_;
     }

@@ -74,6 +74,9 @@ public:
     // Whether the primary solver reads the dense matrix (else CSC): the
     // caller builds that form and no conversion is needed.
     bool primary_reads_dense() const;
+    // Whether the primary solver reads the factored form (ABI 1.4): the
+    // caller then need not assemble A at all (a fallback gets it built).
+    bool primary_reads_factored() const;
     double acceptance() const { return acceptance_; }
 
     // Solves `problem`. x: n values; on input the warm start when

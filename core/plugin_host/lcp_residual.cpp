@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace pivot {
 
@@ -25,6 +26,31 @@ void lcp_row_bounds(const pivot_lcp_problem& p, const double* x, uint32_t i, dou
 void lcp_multiply(const pivot_lcp_problem& p, const double* x, double* w) {
     const uint32_t n = p.n;
     std::copy(p.b, p.b + n, w);
+    if (p.dense == nullptr && p.col_start == nullptr && p.factored != nullptr && n > 0) {
+        // A x = J (W x) + diagonal x: u = W x over the island's velocities.
+        const pivot_factored_problem& f = *p.factored;
+        thread_local std::vector<double> u;  // grows to the largest island, then reused
+        u.assign(f.block_start[f.block_count], 0.0);
+        for (uint32_t j = 0; j < n; ++j) {
+            w[j] += f.diagonal[j] * x[j];
+            for (uint32_t e = f.row_block_start[j]; e < f.row_block_start[j + 1]; ++e) {
+                const pivot_row_block& rb = f.row_blocks[e];
+                const double* response = f.response + rb.response_offset;
+                double* ub = u.data() + f.block_start[rb.block];
+                const uint32_t size = f.block_start[rb.block + 1] - f.block_start[rb.block];
+                for (uint32_t c = 0; c < size; ++c) ub[c] += response[c] * x[j];
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+                const pivot_row_block& rb = f.row_blocks[e];
+                const double* jac = f.jacobian + rb.jacobian_offset;
+                const double* ub = u.data() + f.block_start[rb.block] + rb.first;
+                for (uint32_t c = 0; c < rb.count; ++c) w[i] += jac[c] * ub[c];
+            }
+        }
+        return;
+    }
     if (p.dense != nullptr) {
         for (uint32_t j = 0; j < n; ++j) {
             const double xj = x[j];

@@ -12,7 +12,8 @@ namespace pivot {
 void lcp_row_bounds(const pivot_lcp_problem& problem, const double* x, uint32_t i, double& lower,
                     double& upper);
 
-// w = A x + b, from the dense matrix if given, else from the CSC one.
+// w = A x + b, from the dense matrix if given, else from the CSC one, else
+// from the factored form (plugin_solver.h).
 void lcp_multiply(const pivot_lcp_problem& problem, const double* x, double* w);
 
 // The natural-map residual at x with w = A x + b given (the box rule for

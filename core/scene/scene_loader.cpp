@@ -89,7 +89,7 @@ private:
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
-                                "divergence_energy", "divergence_joint_error"});
+                                "divergence_energy", "divergence_joint_error", "direct_islands"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -118,7 +118,10 @@ private:
             }
             settings.projection_iterations = static_cast<uint32_t>(n);
         }
-        if (auto v = s.optional("solver")) settings.solver.id = solver_id(*v);
+        if (auto v = s.optional("solver")) {
+            settings.solver.id = solver_id(*v);
+            settings.direct_islands = false;  // a named solver takes every island
+        }
         if (auto v = s.optional("solver_options")) {
             v->expect_object();
             settings.solver.options = v->json();
@@ -133,7 +136,9 @@ private:
             });
             if (id != settings.solver.id) settings.solver.options = nlohmann::json::object();
             settings.solver.id = id;
+            settings.direct_islands = false;
         }
+        if (auto v = s.optional("direct_islands")) settings.direct_islands = v->boolean();
         const JsonAt options_at = s.optional("solver_options").value_or(at);
         at_pointer(options_at, [&] {
             const PluginRecord& solver = registry_.require(PIVOT_KIND_SOLVER, settings.solver.id);

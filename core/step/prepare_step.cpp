@@ -134,6 +134,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.block_row_start.assign(blocks + 1, 0);
     s.block_rows.reserve(2 * max_rows_total);
     s.problems.reserve(blocks);
+    s.island_block_index.assign(blocks, UINT32_MAX);
     s.x.reserve(max_rows_total);
     s.reactions.assign(joints, JointReaction{});
 

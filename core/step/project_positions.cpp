@@ -97,7 +97,7 @@ bool set_projection_rows(const WorldModel& model, const StepScratch& s, uint32_t
 }
 
 // One Newton step; false when nothing was left to correct.
-bool project_once(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
+bool project_once(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
     // The joints' rows, violations and frame Jacobians at q+.
     evaluate_joint_rows_at(model, state, s, s.q_next.data());
     std::fill(s.correction.begin(), s.correction.end(), 0.0);  // in velocity coordinates
@@ -107,7 +107,8 @@ bool project_once(const WorldModel& model, const WorldState& state, LcpSolverCha
         if (!unresolved(model, s, island)) continue;
         // The island's matrix again, from the rows' Jacobians at q+.
         relinearize_island(model, s, island);
-        assemble_island(model, s, island, !p.dense.empty(), p);
+        LcpSolverChain& solver = solvers.for_island(s, island);
+        assemble_island(model, s, island, matrix_form_for(solver), p);
         if (!set_projection_rows(model, s, island, p)) continue;
         s.x.assign(p.n, 0.0);
         const ChainReport report = solver.solve(p, s.x, true);
@@ -138,11 +139,12 @@ bool project_once(const WorldModel& model, const WorldState& state, LcpSolverCha
 
 }  // namespace
 
-void project_positions(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
+void project_positions(const WorldModel& model, const WorldState& state, const StepSolvers& solvers,
+                       StepScratch& s) {
     // Only islands with a joint the step cannot resolve (alpha > 0) are projected.
     if (std::none_of(s.joint_strength.begin(), s.joint_strength.end(), [](double a) { return a > 0.0; })) return;
     for (uint32_t i = 0; i < model.settings.projection_iterations; ++i) {
-        if (!project_once(model, state, solver, s)) break;
+        if (!project_once(model, state, solvers, s)) break;
     }
 }
 

@@ -32,8 +32,67 @@ double dot(const double* a, const double* b, uint32_t n) {
 
 }  // namespace
 
-// Fills problem (dense or CSC) for island i.
-void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, bool dense, LcpProblem& p) {
+namespace {
+
+// The factored form's callback: velocity = Mbar^-1 force over the island's
+// blocks (plugin_solver.h), through the blocks' factorizations.
+pivot_status apply_island_inverse_mass(void* context, const double* force, double* velocity) {
+    const auto& island = *static_cast<const StepScratch::IslandMass*>(context);
+    uint32_t at = 0;
+    for (const uint32_t block : island.blocks) {
+        const uint32_t nv = island.model->blocks[block].nv;
+        std::copy(force + at, force + at + nv, velocity + at);
+        solve_mass_block(*island.model, *island.scratch, block, velocity + at, 0);
+        at += nv;
+    }
+    return PIVOT_OK;
+}
+
+// The island's factored form (blocks numbered in the order the rows meet
+// them); the diagonal is filled by assemble_island.
+void set_factored_form(const WorldModel& model, StepScratch& s, uint32_t island, LcpProblem& p) {
+    const uint32_t first = s.island_row_start[island];
+    StepScratch::IslandMass& mass = s.island_masses[island];
+    mass.model = &model;
+    mass.scratch = &s;
+    mass.blocks.clear();
+    p.factored = true;
+    p.block_start.assign(1, 0);
+    p.row_block_start.resize(p.n + 1);
+    p.row_blocks.clear();
+    p.diagonal.resize(p.n);
+    for (uint32_t k = 0; k < p.n; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        p.row_block_start[k] = static_cast<uint32_t>(p.row_blocks.size());
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            const RowBlock& block = row.blocks[b];
+            uint32_t& local = s.island_block_index[block.block];
+            if (local == UINT32_MAX) {
+                local = static_cast<uint32_t>(mass.blocks.size());
+                mass.blocks.push_back(block.block);
+                p.block_start.push_back(p.block_start.back() + model.blocks[block.block].nv);
+            }
+            p.row_blocks.push_back(pivot_row_block{local, block.first, block.count, 0, block.offset, block.response});
+        }
+    }
+    p.row_block_start[p.n] = static_cast<uint32_t>(p.row_blocks.size());
+    for (const uint32_t block : mass.blocks) s.island_block_index[block] = UINT32_MAX;
+    p.jacobian = s.jacobian.data();
+    p.response = s.response.data();
+    p.apply_inverse_mass = apply_island_inverse_mass;
+    p.inverse_mass_context = &mass;
+}
+
+}  // namespace
+
+MatrixForm matrix_form_for(const LcpSolverChain& solver) {
+    if (solver.primary_reads_factored()) return MatrixForm::none;
+    return solver.primary_reads_dense() ? MatrixForm::dense : MatrixForm::sparse;
+}
+
+// Fills problem for island i: b, bounds, the factored form (unless the
+// island has coupling blocks) and A as `form` asks.
+void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, MatrixForm form, LcpProblem& p) {
     const double h = model.settings.timestep;
     const uint32_t first = s.island_row_start[island];
     const uint32_t n = s.island_row_start[island + 1] - first;
@@ -46,6 +105,15 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, b
     for (uint32_t k = 0; k < n; ++k) {
         if (s.rows[s.island_rows[first + k]].coupling >= 0) p.matrix_properties = 0;  // coupling blocks: neither
     }
+    const bool coupled = p.matrix_properties == 0;
+    if (coupled) {
+        p.factored = false;  // coupling blocks are not J W: A is assembled
+        if (form == MatrixForm::none) form = MatrixForm::sparse;
+    } else {
+        set_factored_form(model, s, island, p);
+    }
+    const bool dense = form == MatrixForm::dense;
+    const bool assemble = form != MatrixForm::none;
     if (dense) {
         p.dense.assign(static_cast<size_t>(n) * n, 0.0);
         p.col_start.clear();
@@ -53,9 +121,10 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, b
         p.values.clear();
     } else {
         p.dense.clear();
-        p.col_start.assign(n + 1, 0);
+        p.col_start.clear();
         p.row_index.clear();
         p.values.clear();
+        if (assemble) p.col_start.assign(n + 1, 0);
     }
     for (uint32_t k = 0; k < n; ++k) {
         const ProblemRow& row = s.rows[s.island_rows[first + k]];
@@ -89,6 +158,8 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, b
             }
             diagonal += row.regularization * a_kk;
         }
+        if (!coupled) p.diagonal[k] = diagonal;
+        if (!assemble) continue;
         const size_t column_start = p.values.size();
         for (uint32_t b = 0; b < row.block_count; ++b) {
             const uint32_t block = row.blocks[b].block;
@@ -241,17 +312,26 @@ void set_projection(const WorldModel& model, StepScratch& s, uint32_t island, Lc
 
 }  // namespace
 
-void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& s) {
+void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepScratch& s) {
     if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
-    const bool dense = solver.primary_reads_dense();
     if (s.projections.size() < s.island_count) s.projections.resize(s.island_count);
+    if (s.island_masses.size() < s.island_count) s.island_masses.resize(s.island_count);
+    if (s.island_direct.size() < s.island_count) s.island_direct.resize(s.island_count);
     for (uint32_t island = 0; island < s.island_count; ++island) {
-        assemble_island(model, s, island, dense, s.problems[island]);
+        // The direct chain takes islands without friction indices and
+        // coupling blocks: chains and trees of joints, limits, motors.
+        bool direct = solvers.direct != nullptr;
+        for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1] && direct; ++k) {
+            const ProblemRow& row = s.rows[s.island_rows[k]];
+            direct = row.findex < 0 && row.coupling < 0;
+        }
+        s.island_direct[island] = direct ? 1 : 0;
+        assemble_island(model, s, island, matrix_form_for(solvers.for_island(s, island)), s.problems[island]);
         set_projection(model, s, island, s.problems[island]);
     }
 }
 
-void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& s) {
+void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
     for (uint32_t island = 0; island < s.island_count; ++island) {
@@ -271,7 +351,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverCh
             s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
         if (model.lcp_observer) model.lcp_observer(island, p);
-        const ChainReport report = solver.solve(p, s.x, true);
+        const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true);
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
         if (!report.solved) {

@@ -40,6 +40,7 @@ void World::step() {
         prepare_step(model_, *scratch_);
     }
     StepScratch& s = *scratch_;
+    const StepSolvers solvers{*solver_, direct_.get()};
     s.statistics = StepStatistics{};
     StageTimer timer(s.statistics);
     start_energy_watch(model_, state_);           // the energy the world starts from (once)
@@ -61,13 +62,13 @@ void World::step() {
     timer.done(StepStage::contacts);
     find_islands(model_, s);                      // independent groups of rows
     timer.done(StepStage::islands);
-    assemble_islands(model_, *solver_, s);        // per island A, b, bounds
+    assemble_islands(model_, solvers, s);         // per island b, bounds, factored form (A if read)
     timer.done(StepStage::assembly);
-    solve_islands(model_, state_, *solver_, s);   // solve per island; v+ = v* + M^-1 J^T z
+    solve_islands(model_, state_, solvers, s);    // solve per island; v+ = v* + M^-1 J^T z
     timer.done(StepStage::solve);
     integrate_positions(model_, state_, s);       // q+ = q + h N v+
     timer.done(StepStage::integrate);
-    project_positions(model_, state_, *solver_, s);  // q+ back onto the rigid joints
+    project_positions(model_, state_, solvers, s);   // q+ back onto the rigid joints
     commit_state(model_, state_, s);                 // v+, q+, impulses become the state
     timer.done(StepStage::projection);
     report_joints(model_, state_, s);             // reactions, position errors

@@ -225,6 +225,17 @@ struct StepScratch {
     };
     std::vector<IslandProjection> projections;
 
+    // The factored form's Mbar^-1 callback (plugin_solver.h) per island:
+    // the island's mass blocks, in the order of the problem's blocks.
+    struct IslandMass {
+        const WorldModel* model = nullptr;
+        const StepScratch* scratch = nullptr;
+        std::vector<uint32_t> blocks;  // global mass block of each island block
+    };
+    std::vector<IslandMass> island_masses;
+    std::vector<uint32_t> island_block_index;  // per mass block: its index in the island assembled, or UINT32_MAX
+    std::vector<uint8_t> island_direct;        // per island: solved by the direct chain (StepSolvers)
+
     StepStatistics statistics;
     std::vector<JointReaction> reactions;  // per joint
 };

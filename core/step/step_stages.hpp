@@ -9,6 +9,17 @@ namespace pivot {
 
 class LcpSolverChain;
 
+// The solvers of a step: the world's chain, and the direct chain for the
+// islands it takes (WorldSettings::direct_islands; null when off).
+// assemble_islands decides which island goes where (StepScratch::island_direct).
+struct StepSolvers {
+    LcpSolverChain& chain;
+    LcpSolverChain* direct = nullptr;
+    LcpSolverChain& for_island(const StepScratch& scratch, uint32_t island) const {
+        return direct != nullptr && scratch.island_direct[island] ? *direct : chain;
+    }
+};
+
 // Sizes the scratch for the model (allocation happens here only).
 void prepare_step(const WorldModel& model, StepScratch& scratch);
 
@@ -66,9 +77,15 @@ void find_islands(const WorldModel& model, StepScratch& scratch);
 // solve_islands.cpp: per island the problem A z = ... (assembled dense or
 // CSC, as the primary solver reads it), then solved by the chain; impulses
 // for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
-void assemble_islands(const WorldModel& model, const LcpSolverChain& solver, StepScratch& scratch);
-void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, bool dense, LcpProblem& problem);
-void solve_islands(const WorldModel& model, const WorldState& state, LcpSolverChain& solver, StepScratch& scratch);
+// The matrix A an island's problem carries besides its factored form
+// (plugin_solver.h, ABI 1.4; an island with friction coupling blocks has
+// no factored form and gets CSC for `none`).
+enum class MatrixForm { dense, sparse, none };
+MatrixForm matrix_form_for(const LcpSolverChain& solver);
+void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepScratch& scratch);
+void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, MatrixForm form,
+                     LcpProblem& problem);
+void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& scratch);
 
 // integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins
 // (into the scratch); commit_state makes v+ and q+ the state.
@@ -77,7 +94,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& scrat
 
 // project_positions.cpp: q+ moved back onto the rigid joints (one
 // mass-weighted Gauss-Newton step), velocities untouched.
-void project_positions(const WorldModel& model, const WorldState& state, LcpSolverChain& solver,
+void project_positions(const WorldModel& model, const WorldState& state, const StepSolvers& solvers,
                        StepScratch& scratch);
 
 // joint_reports.cpp: reaction forces and position errors of the joints.

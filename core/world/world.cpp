@@ -120,6 +120,7 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);
+    make_direct_chain();
     // The material "default" always exists (SCENE_FORMAT.md); its friction
     // plugin is looked up only when something collides.
     MaterialDescription standard;
@@ -969,6 +970,20 @@ std::string World::nonsymmetric_pairing(const PluginRecord& friction_model, cons
                        friction_model.id, solver.id);
 }
 
+void World::make_direct_chain() {
+    constexpr const char* kDirect = "pivot.solver.direct";
+    direct_.reset();
+    // Without the plugin (a registry that did not load it) the world's solver takes every island.
+    if (!model_.settings.direct_islands || registry_->find(kDirect) == nullptr) {
+        model_.settings.direct_islands = false;
+        return;
+    }
+    std::vector<SolverChoice> behind{model_.settings.solver};
+    behind.insert(behind.end(), model_.settings.fallback.begin(), model_.settings.fallback.end());
+    direct_ = std::make_unique<LcpSolverChain>(*registry_, SolverChoice{kDirect, nlohmann::json::object()}, behind,
+                                               model_.settings.solver_acceptance);
+}
+
 void World::set_solver(const SolverChoice& solver) {
     for (const MaterialDescription& m : model_.materials) {
         const PluginRecord& model = registry_->require(PIVOT_KIND_FRICTION, m.friction_model);
@@ -985,11 +1000,14 @@ void World::set_solver(const SolverChoice& solver) {
     }
     solver_->set_primary(solver);
     model_.settings.solver = solver;
+    model_.settings.direct_islands = false;  // the chosen solver takes every island
+    make_direct_chain();
 }
 
 void World::set_fallback(const std::vector<SolverChoice>& fallback) {
     solver_->set_fallbacks(fallback);
     model_.settings.fallback = fallback;
+    make_direct_chain();
 }
 
 const JointReaction& World::reaction(JointId j) const {

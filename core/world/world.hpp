@@ -406,6 +406,10 @@ private:
     std::unordered_map<std::string, BodyId> body_by_name_;
     std::unordered_map<std::string, JointId> joint_by_name_;
     std::unique_ptr<LcpSolverChain> solver_;
+    // The islands WorldSettings::direct_islands gives to pivot.solver.direct
+    // (the solver chain behind it); null when off.
+    std::unique_ptr<LcpSolverChain> direct_;
+    void make_direct_chain();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread

@@ -25,6 +25,14 @@ struct WorldSettings {
     std::vector<SolverChoice> fallback = {{"pivot.solver.pgs", nlohmann::json::object()}};  // tried in order
                                              // when the primary fails (PGS copes with redundant rows)
     double solver_acceptance = 1e-6;         // largest natural-map residual accepted (N s)
+    // Islands without friction indices or coupling blocks (chains, trees and
+    // loops of joints, limits, motors, frictionless contacts) are solved by
+    // the sparse direct solver (pivot.solver.direct: a sparse LDL^T of the
+    // problem's factored form, linear in the rows for chains and trees), with
+    // `solver` and `fallback` behind it; the others by `solver`. false:
+    // `solver` takes every island. The scene loader and the C API set it
+    // false when a solver is named, and World::set_solver does.
+    bool direct_islands = true;
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
     double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)

@@ -36,8 +36,8 @@
 
 #include <pivot/plugin_solver.h>
 
-#include "minimum_degree_ordering.hpp"
-#include "sparse_ldu.hpp"
+#include "../sparse/minimum_degree_ordering.hpp"
+#include "../sparse/sparse_ldu.hpp"
 
 namespace pivot::pgs {
 
@@ -124,8 +124,8 @@ private:
     std::vector<double> local_work_;   // rhs / solution in local indices
     std::vector<int32_t> moving_;      // rows with d != 0 (free, then sliding)
 
-    MinimumDegreeOrdering ordering_;
-    SparseLdu factor_;
+    sparse::MinimumDegreeOrdering ordering_;
+    sparse::SparseLdu factor_;
 };
 
 // The natural-map residual max_i |x_i - mid(l_i, u_i, x_i - w_i)| over rows

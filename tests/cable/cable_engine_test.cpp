@@ -59,6 +59,7 @@ WorldSettings only(const std::string& solver, double h = 0.01) {
     WorldSettings settings;
     settings.timestep = h;
     settings.solver = {solver, nlohmann::json::object()};
+    settings.direct_islands = false;  // the solver under test alone
     settings.fallback = {};
     return settings;
 }

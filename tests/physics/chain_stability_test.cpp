@@ -134,8 +134,8 @@ std::string describe(const ChainSpec& s) {
 }
 
 // What each configuration must keep (measured on this code, 2026-11-26,
-// identical digits with dantzig and pgs: both solve the chain's rigid rows
-// exactly). The criteria are a joint error <= 1 cm, which every
+// identical digits with dantzig, pgs and direct: all solve the chain's
+// rigid rows exactly). The criteria are a joint error <= 1 cm, which every
 // configuration meets (the Newton projection closes the joints after every
 // step, 6 mm at most, during the whips of the uniform 200-link chain at
 // 30 Hz), and an energy at 10 s above E(0) - E_s / 2; where the step does
@@ -167,7 +167,7 @@ std::vector<Expected> expectations() {
         {50, 50, 30, 2.13e-3, -0.4132},  {200, 0, 30, 6.07e-3, -0.3533}, {200, 50, 30, 2.68e-3, -0.3960},
     };
     std::vector<Expected> out;
-    for (const char* solver : {"pivot.solver.dantzig", "pivot.solver.pgs"}) {
+    for (const char* solver : {"pivot.solver.dantzig", "pivot.solver.pgs", "pivot.solver.direct"}) {
         for (const Row& r : rows) {
             Expected e;
             e.spec = ChainSpec{r.links, r.tip, 1.0 / r.hz, solver};

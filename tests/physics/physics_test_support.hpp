@@ -24,18 +24,21 @@ namespace pivot::physics_test {
 inline PluginRegistry& registry() { return test::first_party_plugins(); }
 
 inline bool solver_available(const std::string& id) {
+    if (id.empty()) return true;  // the engine's defaults
     const PluginRecord* p = registry().find(id);
     return p != nullptr && p->kind == PIVOT_KIND_SOLVER;
 }
 
-// The solver the validation tests run with, the engine's default;
-// PIVOT_PHYSICS_SOLVER (a full id) overrides it so that the whole suite can
-// be run against another solver without editing.
-constexpr const char* kDefaultSolver = "pivot.solver.dantzig";  // the engine's default
+// The solver the validation tests run with: "" is the engine's defaults
+// (WorldSettings: pivot.solver.direct for islands without friction,
+// dantzig for the others); PIVOT_PHYSICS_SOLVER (a full id) makes one
+// solver take every island, so that the whole suite can be run against it
+// without editing.
+constexpr const char* kDefaultSolver = "pivot.solver.dantzig";  // the engine's default for friction islands
 
 inline std::string solver_under_test() {
     const char* env = std::getenv("PIVOT_PHYSICS_SOLVER");
-    return env != nullptr && *env != '\0' ? std::string(env) : std::string(kDefaultSolver);
+    return env != nullptr && *env != '\0' ? std::string(env) : std::string();
 }
 
 // Tight options for each first-party solver: every test here uses rigid
@@ -48,11 +51,14 @@ inline nlohmann::json tight_options(const std::string& id) {
     return nlohmann::json::object();
 }
 
+// `solver` takes every island; "" keeps the engine's defaults (tight options).
 inline WorldSettings settings_for(double h, const Vec3d& gravity, const std::string& solver = solver_under_test()) {
     WorldSettings s;
     s.timestep = h;
     s.gravity = gravity;
-    s.solver = {solver, tight_options(solver)};
+    const std::string id = solver.empty() ? std::string(kDefaultSolver) : solver;
+    s.solver = {id, tight_options(id)};
+    s.direct_islands = solver.empty();
     s.solver_acceptance = 1e-9;  // N s: far below every tolerance asserted here
     return s;
 }

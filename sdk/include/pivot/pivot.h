@@ -45,6 +45,13 @@
  * 60 Hz and the divergence watch, docs/engine.md). Smaller structs of 0.1
  * are read with those fields absent (the defaults) and written only up to
  * their size.
+ * 0.3 (2026-11, plugin ABI 1.4): pivot_world_settings.solver NULL (now what
+ * pivot_world_settings_init sets) is the engine's choice per island: the
+ * sparse direct solver for islands without friction (chains and trees of
+ * joints), dantzig for the others; a named solver takes every island, as
+ * before. pivot_world_statistics gains stage_count and stage_seconds (the
+ * time of each stage of the last step) and pivot_step_stage_name() names
+ * them.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -111,7 +118,11 @@ typedef struct pivot_world_settings {
     uint32_t reserved;            /* zero */
     double timestep;              /* s, > 0; default 1e-3 */
     double gravity[3];            /* m/s^2; default (0, 0, -9.81) */
-    const char* solver;           /* solver plugin id or short name; default "dantzig" */
+    const char* solver;           /* solver plugin id or short name: it solves
+                                     every island. NULL (the default): the
+                                     engine chooses per island, "direct" for
+                                     islands without friction (chains, trees
+                                     of joints), "dantzig" for the others   */
     const char* solver_options;   /* JSON object of its parameters, or NULL */
     /* ---- appended in 0.2 (ABI 1.3): zero = the default ---- */
     uint32_t stabilization;       /* 0: geometric stiffness of the joints and
@@ -336,6 +347,13 @@ typedef struct pivot_contact_cables {
 PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivot_contact_cables* cables,
                                                   uint32_t capacity, uint32_t* count);
 
+/* Room for the step's stages in pivot_world_statistics.stage_seconds. */
+#define PIVOT_STEP_STAGE_CAPACITY 24
+
+/* The name of stage `stage` of the step ("dynamics", "frames", ..., see
+   docs/engine.md), or NULL for stage >= pivot_world_statistics.stage_count. */
+PIVOT_API const char* pivot_step_stage_name(uint32_t stage);
+
 typedef struct pivot_world_statistics {
     uint32_t struct_size;
     uint32_t islands;          /* of the last step */
@@ -354,6 +372,13 @@ typedef struct pivot_world_statistics {
     uint32_t diverging;        /* 1: the last step passed a divergence
                                   threshold (energy gain or joint error)      */
     uint32_t reserved;         /* zero */
+    /* ---- appended in 0.3 (ABI 1.4) ---- */
+    uint32_t stage_count;      /* entries of stage_seconds in use            */
+    uint32_t reserved3;        /* zero */
+    double stage_seconds[PIVOT_STEP_STAGE_CAPACITY]; /* wall time of each stage
+                                  of the last step, in pipeline order (names:
+                                  pivot_step_stage_name); they sum to
+                                  step_seconds                                */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);

@@ -70,6 +70,13 @@
  *                rows' force turns with the frames) and the element tail
  *                function frame_stiffness (how a wrench at a material
  *                point turns with the element's lever arm).
+ * 1.4 (2026-11)  The factored form of the step problem for solvers
+ *                (fast structured solves): PIVOT_SOLVER_CAP_FACTORED, the
+ *                tail field pivot_lcp_problem.factored (A = J Mbar^-1 J^T
+ *                + diag given as the rows' sparse Jacobians, their
+ *                responses and the diagonal, with a callback applying
+ *                Mbar^-1); the host then assembles A only for solvers
+ *                that read it.
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -137,7 +144,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 3u
+#define PIVOT_ABI_MINOR 4u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

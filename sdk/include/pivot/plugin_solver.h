@@ -16,8 +16,9 @@
  * It never retains pointers into the problem after solve() returns.
  * n = 0 is a valid (empty) problem, and then every array pointer
  * (matrix, b, lo, hi, findex, x, w) may be NULL. The host never passes a problem the
- * solver's capabilities exclude: it converts it (dense <-> CSC) or refuses
- * the pairing before the first step.
+ * solver's capabilities exclude: it converts it (dense <-> CSC, or builds
+ * either from the factored form) or refuses the pairing before the first
+ * step.
  */
 #ifndef PIVOT_PLUGIN_SOLVER_H
 #define PIVOT_PLUGIN_SOLVER_H
@@ -41,6 +42,8 @@ extern "C" {
                                         problem's block projection (cones)      */
 #define PIVOT_SOLVER_CAP_DETERMINISTIC ((uint64_t)1 << 9) /* same input, same
                                                              bits out           */
+#define PIVOT_SOLVER_CAP_FACTORED ((uint64_t)1 << 10) /* reads problem->factored
+                          (ABI 1.4); then A itself may be absent (see below)  */
 
 /* pivot_lcp_problem.matrix_properties: what the host knows about A */
 #define PIVOT_MATRIX_SYMMETRIC 0x1u
@@ -61,6 +64,65 @@ typedef enum pivot_problem_class {
  */
 typedef pivot_status (*pivot_project_fn)(void* context, uint32_t first_block,
                                          uint32_t block_count, double* x);
+
+/*
+ * The factored form of A (ABI 1.4). The step's problem is
+ *     A = J W + diag(diagonal),   W = Mbar^-1 J^T,
+ * J the rows' Jacobians over the island's velocities and Mbar the island's
+ * mass blocks (docs/engine.md "The per-island problem"). The velocities
+ * are split into blocks: a rigid body is a block of 6, a cable one block of
+ * all its nodes' velocities; block k is velocities [block_start[k],
+ * block_start[k+1]) of the island. Row i acts on the blocks
+ * row_blocks[row_block_start[i] .. row_block_start[i+1]) (one or two for
+ * joints and contacts; none for an auxiliary row), each with
+ *   - its Jacobian values on that block: count values at
+ *     jacobian[jacobian_offset], acting on the block's velocities
+ *     first .. first + count - 1;
+ *   - its response W over the whole block: block_start[k+1] - block_start[k]
+ *     values at response[response_offset] (Mbar^-1 J_i^T restricted to the
+ *     block; for a rigid body count = 6 = the block's size, first = 0).
+ * So A(i, j) = diagonal[i] [i = j] + sum over the blocks k that rows i and j
+ * share of  J_i,k . W_j,k[first_i .. first_i + count_i).
+ * Rows never share more than two blocks; two rows on different blocks do
+ * not couple. A is symmetric positive semidefinite.
+ *
+ * apply_inverse_mass(context, force, velocity): velocity = Mbar^-1 force
+ * over the island's velocities (block_start[block_count] values each), for
+ * solvers that keep v = W x instead of A (one call per iteration, never per
+ * row). Thread rules: [step], on the solve()'s thread, only during solve().
+ *
+ * The host gives the factored form to solvers that declare
+ * PIVOT_SOLVER_CAP_FACTORED, for every step problem it can describe this
+ * way (not for problems with coupling blocks, e.g. the polyhedral cone's,
+ * nor for problems read from files); it then builds the dense or CSC A only
+ * if the solver also declares DENSE or SPARSE, or for a fallback that
+ * needs it. A solver that declares FACTORED must check problem->factored
+ * for NULL (and struct_size) and use A, or return UNSUPPORTED, without it.
+ * All pointers are valid during solve() only.
+ */
+typedef struct pivot_row_block {
+    uint32_t block;           /* the island's block, < block_count              */
+    uint32_t first;           /* first block velocity the Jacobian acts on      */
+    uint32_t count;           /* Jacobian values                                */
+    uint32_t reserved;        /* zero                                           */
+    uint64_t jacobian_offset; /* into pivot_factored_problem.jacobian           */
+    uint64_t response_offset; /* into pivot_factored_problem.response           */
+} pivot_row_block;
+
+typedef pivot_status (*pivot_inverse_mass_fn)(void* context, const double* force, double* velocity);
+
+typedef struct pivot_factored_problem {
+    uint32_t struct_size;           /* sizeof(pivot_factored_problem)          */
+    uint32_t block_count;
+    const uint32_t* block_start;     /* block_count + 1                         */
+    const uint32_t* row_block_start; /* n + 1                                   */
+    const pivot_row_block* row_blocks;
+    const double* jacobian;
+    const double* response;
+    const double* diagonal;          /* n: compliance / (h g) + regularization  */
+    pivot_inverse_mass_fn apply_inverse_mass;
+    void* inverse_mass_context;
+} pivot_factored_problem;
 
 typedef struct pivot_lcp_problem {
     uint32_t struct_size;       /* sizeof(pivot_lcp_problem)                   */
@@ -92,6 +154,10 @@ typedef struct pivot_lcp_problem {
     const uint32_t* block_first_row; /* block_count + 1 */
     pivot_project_fn project;
     void* project_context;
+
+    /* ABI 1.4: the factored form of A (see above); NULL when absent. When
+       dense and sparse are both NULL (n > 0), it is given. */
+    const pivot_factored_problem* factored;
 } pivot_lcp_problem;
 
 /* pivot_solve_options.flags */

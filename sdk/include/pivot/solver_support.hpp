@@ -37,6 +37,13 @@ inline void set_message(char (&message)[PIVOT_MESSAGE_CAPACITY], const char* for
     va_end(args);
 }
 
+// Whether the problem carries the factored form of A (ABI 1.4,
+// plugin_solver.h): a host of 1.4 or later that filled it.
+inline bool has_factored_form(const pivot_lcp_problem& p) {
+    return p.struct_size >= sizeof(pivot_lcp_problem) && p.factored != nullptr &&
+           p.factored->struct_size >= sizeof(pivot_factored_problem);
+}
+
 // Checks what the ABI says a problem is. Returns PIVOT_SOLVE_CONVERGED when
 // fine, else PIVOT_SOLVE_INVALID_PROBLEM / UNSUPPORTED with the reason in
 // `message`. need_dense / need_sparse: which matrix the solver reads.
@@ -54,8 +61,8 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
         set_message(message, "the dense matrix has lda = %u < n = %u", p.lda, p.n);
         return PIVOT_SOLVE_INVALID_PROBLEM;
     }
-    if (p.n > 0 && p.dense == nullptr && p.col_start == nullptr) {
-        set_message(message, "the problem has neither a dense nor a sparse matrix");
+    if (p.n > 0 && p.dense == nullptr && p.col_start == nullptr && !has_factored_form(p)) {
+        set_message(message, "the problem has neither a dense nor a sparse matrix nor a factored form");
         return PIVOT_SOLVE_INVALID_PROBLEM;
     }
     if (need_sparse && p.n > 0 && (p.col_start == nullptr || p.row_index == nullptr || p.values == nullptr)) {

@@ -100,8 +100,8 @@ void expect_permutation(const std::vector<int32_t>& order, int32_t n) {
 
 // Orders, factorizes and solves; returns the entries of L (or -1 on failure).
 int64_t factor_and_solve(const Sparse& k, bool symmetric, std::vector<double>& v) {
-    pgs::MinimumDegreeOrdering ordering;
-    pgs::SparseLdu factor;
+    sparse::MinimumDegreeOrdering ordering;
+    sparse::SparseLdu factor;
     ordering.reserve(k.n, k.p_start.back());
     std::vector<int32_t> order(k.n);
     if (!ordering.order(k.n, k.p_start.data(), k.p_rows.data(), order.data())) return -1;

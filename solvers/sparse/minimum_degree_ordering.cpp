@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace pivot::pgs {
+namespace pivot::sparse {
 
 void MinimumDegreeOrdering::reserve(int32_t nodes, int64_t entries) {
     // The live lists never take more room than the input pattern (eliminating
@@ -208,4 +208,4 @@ bool MinimumDegreeOrdering::order(int32_t nodes, const int32_t* start, const int
     return true;
 }
 
-}  // namespace pivot::pgs
+}  // namespace pivot::sparse

@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pivot::pgs {
+namespace pivot::sparse {
 
 class SparseLdu {
 public:
@@ -69,4 +69,4 @@ private:
     std::vector<double> row_work_;     // row k of K being reduced (for L)
 };
 
-}  // namespace pivot::pgs
+}  // namespace pivot::sparse

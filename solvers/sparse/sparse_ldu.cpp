@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace pivot::pgs {
+namespace pivot::sparse {
 
 void SparseLdu::reserve(int32_t rows, int64_t factor_entries) {
     const auto n = static_cast<size_t>(rows) + 1;
@@ -165,4 +165,4 @@ void SparseLdu::solve(double* rhs) {
     }
 }
 
-}  // namespace pivot::pgs
+}  // namespace pivot::sparse

@@ -1,6 +1,6 @@
 #pragma once
 // Fill-reducing elimination order of a symmetric sparsity pattern, for the
-// sparse factorization of the subspace minimization (sparse_ldu.hpp).
+// sparse factorization of the direct solver and the subspace minimization of PGS (sparse_ldu.hpp).
 //
 // Minimum degree on the quotient graph (George & Liu 1989, "The evolution of
 // the minimum degree ordering algorithm", SIAM Review 31(1)): an
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pivot::pgs {
+namespace pivot::sparse {
 
 class MinimumDegreeOrdering {
 public:
@@ -55,4 +55,4 @@ private:
     std::vector<int32_t> element_outside_;  // |L_e \ L_p| for elements next to the new element p
 };
 
-}  // namespace pivot::pgs
+}  // namespace pivot::sparse
