@@ -1,6 +1,10 @@
 #pragma once
 // In-place Cholesky factorization and solves for the small dense SPD blocks
 // of element mass matrices (nv <= 64), column-major. No allocation.
+// The factor is stored as L below the diagonal and 1 / L_ii on it: a solve
+// then multiplies where it would divide (a division costs several
+// multiplications' time, and the step solves with every body's factor once
+// per row block).
 #include <cmath>
 #include <cstdint>
 
@@ -13,15 +17,24 @@ inline bool cholesky_factor(double* a, uint32_t n) {
         double d = a[j + j * n];
         for (uint32_t k = 0; k < j; ++k) d -= a[j + k * n] * a[j + k * n];
         if (!(d > 0.0)) return false;
-        d = std::sqrt(d);
-        a[j + j * n] = d;
+        const double inverse = 1.0 / std::sqrt(d);
+        a[j + j * n] = inverse;
         for (uint32_t i = j + 1; i < n; ++i) {
             double s = a[i + j * n];
             for (uint32_t k = 0; k < j; ++k) s -= a[i + k * n] * a[j + k * n];
-            a[i + j * n] = s / d;
+            a[i + j * n] = s * inverse;
         }
     }
     return true;
+}
+
+// Solves L x = b in place (the first half of a solve).
+inline void lower_solve(const double* l, uint32_t n, double* b) {
+    for (uint32_t i = 0; i < n; ++i) {
+        double s = b[i];
+        for (uint32_t k = 0; k < i; ++k) s -= l[i + k * n] * b[k];
+        b[i] = s * l[i + i * n];
+    }
 }
 
 // Solves (L L^T) x = b in place (b becomes x).
@@ -29,12 +42,37 @@ inline void cholesky_solve(const double* l, uint32_t n, double* b) {
     for (uint32_t i = 0; i < n; ++i) {
         double s = b[i];
         for (uint32_t k = 0; k < i; ++k) s -= l[i + k * n] * b[k];
-        b[i] = s / l[i + i * n];
+        b[i] = s * l[i + i * n];
     }
     for (uint32_t i = n; i-- > 0;) {
         double s = b[i];
         for (uint32_t k = i + 1; k < n; ++k) s -= l[k + i * n] * b[k];
-        b[i] = s / l[i + i * n];
+        b[i] = s * l[i + i * n];
+    }
+}
+
+// Solves (L L^T) x_r = b_r in place for `count` right-hand sides at once
+// (count <= 8): the same operations as cholesky_solve per column, the
+// columns interleaved, so their independent chains of multiply-adds run
+// side by side (the rows of one joint side share a body's factor).
+inline void cholesky_solve_many(const double* l, uint32_t n, double* const* b, uint32_t count) {
+    for (uint32_t i = 0; i < n; ++i) {
+        const double inverse = l[i + i * n];
+        for (uint32_t r = 0; r < count; ++r) {
+            double* x = b[r];
+            double s = x[i];
+            for (uint32_t k = 0; k < i; ++k) s -= l[i + k * n] * x[k];
+            x[i] = s * inverse;
+        }
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        const double inverse = l[i + i * n];
+        for (uint32_t r = 0; r < count; ++r) {
+            double* x = b[r];
+            double s = x[i];
+            for (uint32_t k = i + 1; k < n; ++k) s -= l[k + i * n] * x[k];
+            x[i] = s * inverse;
+        }
     }
 }
 

@@ -47,6 +47,7 @@
 #include <Eigen/Dense>
 
 #include "common/error.hpp"
+#include "step/dense_cholesky.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "step/step_stages.hpp"
 
@@ -93,9 +94,28 @@ Mat12 relative_motion(const double* pose1, const double* pose2) {
     return Mat12::Identity() - tbar;
 }
 
+// Whether a symmetric 3 x 3 matrix is positive semidefinite: all its
+// principal minors are >= 0 (the leading ones alone do not decide a
+// singular matrix).
+bool semidefinite(const Eigen::Matrix3d& a) {
+    const double m01 = a(0, 0) * a(1, 1) - a(0, 1) * a(0, 1);
+    const double m02 = a(0, 0) * a(2, 2) - a(0, 2) * a(0, 2);
+    const double m12 = a(1, 1) * a(2, 2) - a(1, 2) * a(1, 2);
+    return a(0, 0) >= 0.0 && a(1, 1) >= 0.0 && a(2, 2) >= 0.0 && m01 >= 0.0 && m02 >= 0.0 && m12 >= 0.0 &&
+           a.determinant() >= 0.0;
+}
+
 // The positive semidefinite part of a symmetric matrix (eigenvalues < 0 set to 0).
 template <class Matrix>
 Matrix semidefinite_part(const Matrix& a) {
+    if constexpr (Matrix::RowsAtCompileTime == 3) {
+        // Within 1e-9 of its trace of semidefinite (a tension's stiffness
+        // is, to the rounding of its zero eigenvalue along the link and the
+        // small sideways force of a swing): shifted by that instead of
+        // decomposed, which changes the stiffness by 1e-9 relative.
+        const Matrix shifted = a + (1e-9 * std::abs(a.trace())) * Matrix::Identity();
+        if (semidefinite(shifted)) return shifted;
+    }
     Eigen::SelfAdjointEigenSolver<Matrix> eigen;
     if constexpr (Matrix::RowsAtCompileTime == 3) eigen.computeDirect(a);
     else eigen.compute(a);
@@ -107,13 +127,21 @@ Matrix semidefinite_part(const Matrix& a) {
 // keeps (w1 - w2)/2 of them and K_rel = (1/4) U S U^T with U = (I, -I) and
 // S = A - B - B^T + C for sym(K)'s rotation blocks [[A, B], [B^T, C]]:
 // a 3 x 3 problem.
-Mat12 relative_stiffness(const Mat12& k_sym, const double* pose1, const double* pose2) {
-    Mat12 translational_part = k_sym;
-    for (int b : {3, 9}) {
-        translational_part.block<12, 3>(0, b).setZero();
-        translational_part.block<3, 12>(b, 0).setZero();
+// Whether K acts on the frames' rotations only: every entry outside the
+// rotation rows and columns (3..5, 9..11) is zero.
+bool rotations_only(const Mat12& k) {
+    for (int c = 0; c < 12; ++c) {
+        const bool rotation_column = (c >= 3 && c < 6) || c >= 9;
+        for (int r = 0; r < 12; ++r) {
+            const bool rotation_row = (r >= 3 && r < 6) || r >= 9;
+            if (!(rotation_row && rotation_column) && k(r, c) != 0.0) return false;
+        }
     }
-    if (translational_part.isZero(0.0)) {
+    return true;
+}
+
+Mat12 relative_stiffness(const Mat12& k_sym, const double* pose1, const double* pose2) {
+    if (rotations_only(k_sym)) {
         const Eigen::Matrix3d a = k_sym.block<3, 3>(3, 3), b = k_sym.block<3, 3>(3, 9), c = k_sym.block<3, 3>(9, 9);
         const Eigen::Matrix3d s = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
         Mat12 k_rel = Mat12::Zero();
@@ -157,7 +185,15 @@ double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / ome
 // Jacobian are fixed-size for a rigid body (nv = 6), bounded-dynamic else.
 template <class Block, class Force, class Jacobian>
 void add_split(Block&& block, Force&& force, const Jacobian& jf, double scale, const Mat6& d, const double* change) {
-    block.noalias() += scale * (jf.transpose() * (d * jf));
+    if (d.topRows<3>().isZero(0.0) && d.leftCols<3>().isZero(0.0)) {
+        // Rotations only (ball joints' lever arms, hinges' alignment rows):
+        // J_r^T D_r J_r with J_r the frame's angular-velocity rows.
+        const auto jr = jf.template bottomRows<3>();
+        const Eigen::Matrix3d dr = d.bottomRightCorner<3, 3>();
+        block.noalias() += scale * (jr.transpose() * (dr * jr));
+    } else {
+        block.noalias() += scale * (jf.transpose() * (d * jf));
+    }
     if (change != nullptr) {
         force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
     }
@@ -226,16 +262,33 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
 }
 
 // h^2 lambda_max(M^-1 D), bounded from above by Gershgorin on L^-1 D L^-T
-// (M = L L^T); 0 when M is not positive definite (factor_mass_blocks
-// reports it). Matrix: fixed-size for a rigid body, bounded-dynamic else.
-template <class Matrix>
-double stiffness_number(const Matrix& m, Matrix d, double h) {
-    const Eigen::LLT<Matrix> llt(m);
-    if (llt.info() != Eigen::Success) return 0.0;
-    llt.matrixL().solveInPlace(d);
-    Matrix y = d.transpose();
-    llt.matrixL().solveInPlace(y);
-    return h * h * y.cwiseAbs().rowwise().sum().maxCoeff();
+// (M = L L^T, the step's own Cholesky: dense_cholesky.hpp); 0 when M is not
+// positive definite (factor_mass_blocks reports it). m, d: nv x nv,
+// column-major; work: 3 nv^2 values.
+double stiffness_number(const double* m, const double* d, uint32_t nv, double h, double* work) {
+    double* l = work;
+    double* y = work + nv * nv;  // L^-1 D, then (L^-1 (L^-1 D)^T)
+    double* z = work + 2 * nv * nv;
+    std::copy_n(m, nv * nv, l);
+    if (!cholesky_factor(l, nv)) return 0.0;
+    // y = L^-1 D column by column, z = y^T, then L^-1 z column by column:
+    // L^-1 D L^-T (symmetric).
+    for (uint32_t c = 0; c < nv; ++c) {
+        double* column = y + c * nv;
+        std::copy_n(d + c * nv, nv, column);
+        lower_solve(l, nv, column);
+    }
+    for (uint32_t c = 0; c < nv; ++c) {
+        for (uint32_t r = 0; r < nv; ++r) z[r + c * nv] = y[c + r * nv];
+        lower_solve(l, nv, z + c * nv);
+    }
+    double largest = 0.0;
+    for (uint32_t r = 0; r < nv; ++r) {
+        double sum = 0.0;
+        for (uint32_t c = 0; c < nv; ++c) sum += std::abs(z[r + c * nv]);
+        largest = std::max(largest, sum);
+    }
+    return h * h * largest;
 }
 
 // How stiff each stiffened element's fastest mode is, Omega^2 =
@@ -249,9 +302,8 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
         const uint32_t nv = model.element_nv[element];
         const double* m = s.mass.data() + s.mass_offset[element];
         const double* d = s.joint_stiffness.data() + s.mass_offset[element];
-        s.element_stiffness_number[element] =
-            nv == 6 ? stiffness_number<Mat6>(Eigen::Map<const Mat6>(m), Eigen::Map<const Mat6>(d), h)
-                    : stiffness_number<MatN>(Eigen::Map<const MatN>(m, nv, nv), Eigen::Map<const MatN>(d, nv, nv), h);
+        double work[3 * kMaxNv * kMaxNv];
+        s.element_stiffness_number[element] = stiffness_number(m, d, nv, h, work);
     }
 }
 

@@ -37,10 +37,45 @@ void compute_row_response(const WorldModel& model, StepScratch& s, const RowBloc
     solve_mass_block(model, s, block.block, w, block.first);
 }
 
+namespace {
+
+// Whether two rows act on the same mass blocks in the same order (the rows
+// of one joint do).
+bool same_blocks(const ProblemRow& a, const ProblemRow& b) {
+    if (a.block_count != b.block_count) return false;
+    for (uint32_t k = 0; k < a.block_count; ++k) {
+        if (a.blocks[k].block != b.blocks[k].block) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row) {
-    for (uint32_t r = first_row; r < end_row; ++r) {
-        const ProblemRow& row = s.rows[r];
-        for (uint32_t b = 0; b < row.block_count; ++b) compute_row_response(model, s, row.blocks[b]);
+    constexpr uint32_t kRun = 8;
+    uint32_t r = first_row;
+    while (r < end_row) {
+        // A run of rows on the same blocks: their responses through each
+        // dense block's factor together (cholesky_solve_many).
+        uint32_t end = r + 1;
+        while (end < end_row && end - r < kRun && same_blocks(s.rows[r], s.rows[end])) ++end;
+        for (uint32_t b = 0; b < s.rows[r].block_count; ++b) {
+            const MassBlock& block = model.blocks[s.rows[r].blocks[b].block];
+            if (block.chain) {
+                for (uint32_t k = r; k < end; ++k) compute_row_response(model, s, s.rows[k].blocks[b]);
+                continue;
+            }
+            double* columns[kRun];
+            for (uint32_t k = r; k < end; ++k) {
+                const RowBlock& rb = s.rows[k].blocks[b];
+                double* w = s.response.data() + rb.response;
+                std::fill(w, w + block.nv, 0.0);
+                std::copy_n(s.jacobian.data() + rb.offset, rb.count, w + rb.first);
+                columns[k - r] = w;
+            }
+            cholesky_solve_many(s.mass.data() + s.mass_offset[block.first_element], block.nv, columns, end - r);
+        }
+        r = end;
     }
 }
 
