@@ -13,7 +13,8 @@ bool CouplingMatrix::update(const pivot_lcp_problem& problem) {
     if (changed) build_factored_pattern(f, problem.n);
     std::fill(values.begin(), values.end(), 0.0);
     for (const Term& t : terms_) {
-        // A(i, j) += J_i,k . W_j,k[first_i ..] on their common block k.
+        // A(i, j) += J_i,k . W_j,k[first_i ..] on their common block k, for
+        // i >= j; A is symmetric, so the same value goes to A(j, i).
         const pivot_row_block& on_i = f.row_blocks[t.jacobian_entry];
         const pivot_row_block& on_j = f.row_blocks[t.response_entry];
         const double* jacobian = f.jacobian + on_i.jacobian_offset;
@@ -21,6 +22,7 @@ bool CouplingMatrix::update(const pivot_lcp_problem& problem) {
         double value = 0.0;
         for (uint32_t c = 0; c < on_i.count; ++c) value += jacobian[c] * response[c];
         values[static_cast<size_t>(t.position)] += value;
+        if (t.mirror != t.position) values[static_cast<size_t>(t.mirror)] += value;
     }
     for (int32_t j = 0; j < n; ++j) values[static_cast<size_t>(diagonal[j])] += f.diagonal[j];
     return changed;
@@ -92,11 +94,19 @@ void CouplingMatrix::build_factored_pattern(const pivot_factored_problem& f, uin
             const uint32_t block = f.row_blocks[ej].block;
             for (uint32_t t = block_entry_start_[block]; t < block_entry_start_[block + 1]; ++t) {
                 const uint32_t ei = block_entries_[t];
-                terms_.push_back(Term{where_[entry_row_[ei]], ei, ej});
+                // The lower triangle only (i >= j); the mirror is found below.
+                if (entry_row_[ei] < j) continue;
+                terms_.push_back(Term{where_[entry_row_[ei]], -1, ei, ej});
             }
         }
         for (auto p = column_begin; p < rows.size(); ++p) where_[static_cast<size_t>(rows[p])] = -1;
         start[j + 1] = static_cast<int32_t>(rows.size());
+    }
+    // Each term's mirror: A(j, i) in column i (rows ascend: a binary search).
+    for (Term& t : terms_) {
+        const int32_t i = rows[static_cast<size_t>(t.position)];
+        const auto j = static_cast<int32_t>(entry_row_[t.response_entry]);
+        t.mirror = static_cast<int32_t>(std::lower_bound(rows.begin() + start[i], rows.begin() + start[i + 1], j) - rows.begin());
     }
     values.assign(rows.size(), 0.0);
     build_pattern_without_diagonal();

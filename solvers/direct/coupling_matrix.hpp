@@ -42,10 +42,12 @@ private:
     bool from_factored_ = false;
     std::vector<uint32_t> key_row_block_start_;
     std::vector<uint32_t> key_blocks_;  // per row block: block, first, count
-    // Per entry of A, which row block's Jacobian meets which row block's
-    // response: values[position] += J(jacobian_entry) . W(response_entry)[first ..].
+    // Per entry of A's lower triangle, which row block's Jacobian meets which
+    // row block's response: values[position] (and values[mirror], the
+    // entry across the diagonal) += J(jacobian_entry) . W(response_entry)[first ..].
     struct Term {
         int32_t position;
+        int32_t mirror;
         uint32_t jacobian_entry;
         uint32_t response_entry;
     };
