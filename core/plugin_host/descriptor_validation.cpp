@@ -276,8 +276,12 @@ void validate_kind(const pivot_plugin_descriptor& d, const std::string& where,
             if (!copy_functions(d.functions, kSolverSize10, "pivot_solver_functions", where, problems, f)) return;
             validate_instance_functions(f.instance, where, problems);
             require(f.solve != nullptr, where, "solve", problems);
-            if (!rec.has(PIVOT_SOLVER_CAP_DENSE) && !rec.has(PIVOT_SOLVER_CAP_SPARSE)) {
-                problems.push_back(where + ": a solver must accept a DENSE or a SPARSE matrix (capabilities)");
+            // The factored form (ABI 1.4) is enough on its own: such a solver
+            // gets step problems only (pivot lcp solve refuses the pairing).
+            const bool factored = rec.has(PIVOT_SOLVER_CAP_FACTORED) && rec.abi_minor >= 4;
+            if (!rec.has(PIVOT_SOLVER_CAP_DENSE) && !rec.has(PIVOT_SOLVER_CAP_SPARSE) && !factored) {
+                problems.push_back(where + ": a solver must accept a DENSE or a SPARSE matrix, or (ABI 1.4) the "
+                                           "FACTORED form (capabilities)");
             }
             if (!rec.has(PIVOT_SOLVER_CAP_BOXED) && !rec.has(PIVOT_SOLVER_CAP_STANDARD_LCP)) {
                 problems.push_back(where + ": a solver must accept BOXED or STANDARD_LCP problems (capabilities)");

@@ -351,6 +351,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
             s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
         if (model.lcp_observer) model.lcp_observer(island, p);
+        if (s.island_direct[island]) ++s.statistics.direct_islands;
         const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true);
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback

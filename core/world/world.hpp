@@ -168,6 +168,7 @@ struct StepStatistics {
     uint32_t solver_failures = 0;  // islands no solver solved to the acceptance threshold (the
                                    // best usable answer was applied, or none: zero impulses)
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
+    uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
     double max_joint_error = 0.0;  // m or rad

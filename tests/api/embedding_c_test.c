@@ -392,6 +392,51 @@ static void divergence_is_reported(pivot_engine* engine) {
     EXPECT(contains(pivot_last_error(), "stabilization"));
 }
 
+/* C API 0.3: each stage of the last step timed and named, summing to the
+   step's time; a 0.2-size statistics struct is written only up to its size;
+   pivot_world_settings_init leaves the solver to the engine (NULL). */
+static void stage_times_are_reported(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_statistics statistics, old_size;
+    pivot_body_desc link;
+    pivot_joint_desc joint;
+    double sum = 0.0;
+    uint32_t k = 0;
+    pivot_world_settings_init(&settings);
+    EXPECT(settings.solver == NULL);
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_body_desc_init(&link);
+    link.name = "link";
+    link.position[0] = 0.5;
+    CALL(pivot_world_add_body(world, &link, NULL));
+    pivot_joint_desc_init(&joint);
+    joint.name = "pin";
+    joint.type = "spherical";
+    joint.body1 = "world";
+    joint.body2 = "link";
+    CALL(pivot_world_add_joint(world, &joint, NULL));
+    CALL(pivot_world_step(world, 3));
+    pivot_world_statistics_init(&statistics);
+    CALL(pivot_world_statistics_get(world, &statistics));
+    EXPECT(statistics.stage_count >= 14 && statistics.stage_count <= PIVOT_STEP_STAGE_CAPACITY);
+    for (k = 0; k < statistics.stage_count; ++k) {
+        EXPECT(pivot_step_stage_name(k) != NULL);
+        EXPECT(statistics.stage_seconds[k] >= 0.0);
+        sum += statistics.stage_seconds[k];
+    }
+    EXPECT(pivot_step_stage_name(statistics.stage_count) == NULL);
+    EXPECT(strcmp(pivot_step_stage_name(0), "dynamics") == 0);
+    EXPECT(fabs(sum - statistics.step_seconds) <= 1e-12 * (1.0 + statistics.step_seconds));
+    EXPECT(statistics.step_seconds > 0.0);
+    pivot_world_statistics_init(&old_size);
+    old_size.struct_size = (uint32_t)offsetof(pivot_world_statistics, stage_count);
+    old_size.stage_count = 99u; /* beyond the caller's size: must stay untouched */
+    CALL(pivot_world_statistics_get(world, &old_size));
+    EXPECT(old_size.stage_count == 99u);
+    pivot_world_destroy(world);
+}
+
 int main(void) {
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
@@ -501,6 +546,7 @@ int main(void) {
     cable_from_code(engine);
     cable_from_scene(engine);
     divergence_is_reported(engine);
+    stage_times_are_reported(engine);
 
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);

@@ -59,6 +59,12 @@ if(NOT result EQUAL 1 OR NOT err MATCHES "material pair \\('ski', 'snow'\\)")
   message(FATAL_ERROR "a zero friction axis should be refused at load, naming the pair; got ${result}: ${err}")
 endif()
 
+# The out-of-tree solver on the factored form (ABI 1.4): a chain solved by
+# conjugate gradients through the host's Mbar^-1, as the direct solver does.
+set(run_dir "${WORK_DIR}/examples/factored_solver")
+run("${run_dir}/chain_cg_test")
+message(STATUS "${last_output}")
+
 # The conformance runner is installed with its problem files and finds them
 # by itself: the installed Dantzig plugin passes with its expectation file.
 if(EXISTS "${prefix}/bin/pivot_solver_conformance")

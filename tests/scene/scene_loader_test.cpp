@@ -213,5 +213,32 @@ TEST(SceneLoader, SolverOverrideReplacesTheSolverAndDropsItsOptions) {
     EXPECT_TRUE(world->settings().solver.options.empty());
 }
 
+// settings.direct_islands: on when the scene names no solver, off when it
+// names one (or --solver does), unless set; a non-boolean is refused at its
+// pointer.
+TEST(SceneLoader, DirectIslandsFollowWhetherASolverIsNamed) {
+    const auto settings_of = [](const std::string& settings) {
+        return load_scene_json(registry(), R"({"format": "pivot-scene/1", "settings": )" + settings + "}", kData,
+                               "inline.json")
+            ->settings()
+            .direct_islands;
+    };
+    EXPECT_TRUE(settings_of("{}"));
+    EXPECT_FALSE(settings_of(R"({"solver": "dantzig"})"));
+    EXPECT_TRUE(settings_of(R"({"solver": "pgs", "direct_islands": true})"));
+    EXPECT_FALSE(settings_of(R"({"direct_islands": false})"));
+    SceneOptions options;
+    options.solver = "lemke";
+    EXPECT_FALSE(load_scene_json(registry(), R"({"format": "pivot-scene/1"})", kData, "inline.json", options)
+                     ->settings()
+                     .direct_islands);
+    try {
+        settings_of(R"({"direct_islands": 1})");
+        ADD_FAILURE() << "a number for direct_islands was accepted";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("/settings/direct_islands"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace pivot

@@ -295,6 +295,7 @@ int run(Arguments& args) {
               {"max", 1e6 * sorted.back()}}},
             {"solver",
              {{"id", world->settings().solver.id},
+              {"direct_islands", world->settings().direct_islands},
               {"failures", failures},
               {"fallbacks", fallbacks},
               {"iterations_mean", static_cast<double>(iterations) / static_cast<double>(steps)},
