@@ -195,7 +195,7 @@ void factor_mass_blocks(const WorldModel& model, const WorldState& state, StepSc
                 continue;
             }
             double* m = s.mass.data() + s.mass_offset[element];
-            if (!cholesky_factor(m, nv)) {
+            if (!s.mass_factored[element] && !cholesky_factor(m, nv)) {
                 throw Error(fmt::format("{}: the mass matrix of element {} is not positive definite",
                                         describe(g.instance.plugin()), e));
             }

@@ -122,11 +122,6 @@ Matrix semidefinite_part(const Matrix& a) {
     return eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
 }
 
-// The semidefinite part of K_rel = P^T sym(K) P. When K acts on the frames'
-// rotations only (ball joints: the lever arms; hinge alignment rows), P
-// keeps (w1 - w2)/2 of them and K_rel = (1/4) U S U^T with U = (I, -I) and
-// S = A - B - B^T + C for sym(K)'s rotation blocks [[A, B], [B^T, C]]:
-// a 3 x 3 problem.
 // Whether K acts on the frames' rotations only: every entry outside the
 // rotation rows and columns (3..5, 9..11) is zero.
 bool rotations_only(const Mat12& k) {
@@ -140,19 +135,41 @@ bool rotations_only(const Mat12& k) {
     return true;
 }
 
-Mat12 relative_stiffness(const Mat12& k_sym, const double* pose1, const double* pose2) {
-    if (rotations_only(k_sym)) {
-        const Eigen::Matrix3d a = k_sym.block<3, 3>(3, 3), b = k_sym.block<3, 3>(3, 9), c = k_sym.block<3, 3>(9, 9);
-        const Eigen::Matrix3d s = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
-        Mat12 k_rel = Mat12::Zero();
-        k_rel.block<3, 3>(3, 3) = 0.25 * s;
-        k_rel.block<3, 3>(9, 9) = 0.25 * s;
-        k_rel.block<3, 3>(3, 9) = -0.25 * s;
-        k_rel.block<3, 3>(9, 3) = -0.25 * s;
-        return k_rel;
+// A joint's split into `split` (kSplitSize values: D_1, D_2, K_rel t) from
+// its K, the frames' poses and their twists t. K_rel is the semidefinite
+// part of P^T sym(K) P.
+void split_joint(const Mat12& k, const double* pose1, const double* pose2, const double* twist1,
+                 const double* twist2, double* split) {
+    Eigen::Map<Mat6> d1(split), d2(split + 36);
+    Eigen::Map<Vec12> change(split + 72);
+    const Eigen::Map<const Eigen::Matrix<double, 6, 1>> t1(twist1), t2(twist2);
+    if (rotations_only(k)) {
+        // On the rotations only (ball joints: the lever arms; hinge
+        // alignment rows), P keeps (w1 - w2)/2 of them and K_rel =
+        // (1/4) U S U^T with U = (I, -I) and S = A - B - B^T + C for
+        // sym(K)'s rotation blocks [[A, B], [B^T, C]]: a 3 x 3 problem,
+        // D_s = 2 K_rel,ss = S / 2 and K_rel t = (S (w1 - w2), -S (w1 - w2)) / 4.
+        const Eigen::Matrix3d a = 0.5 * (k.block<3, 3>(3, 3) + k.block<3, 3>(3, 3).transpose());
+        const Eigen::Matrix3d b = 0.5 * (k.block<3, 3>(3, 9) + k.block<3, 3>(9, 3).transpose());
+        const Eigen::Matrix3d c = 0.5 * (k.block<3, 3>(9, 9) + k.block<3, 3>(9, 9).transpose());
+        const Eigen::Matrix3d s3 = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
+        d1.setZero();
+        d1.bottomRightCorner<3, 3>() = 0.5 * s3;
+        d2 = d1;
+        const Eigen::Vector3d turn = 0.25 * (s3 * (t1.tail<3>() - t2.tail<3>()));
+        change.setZero();
+        change.segment<3>(3) = turn;
+        change.segment<3>(9) = -turn;
+        return;
     }
     const Mat12 p = relative_motion(pose1, pose2);
-    return semidefinite_part<Mat12>(p.transpose() * k_sym * p);
+    const Mat12 k_rel = semidefinite_part<Mat12>(p.transpose() * (0.5 * (k + k.transpose())) * p);
+    Vec12 t;
+    t.head<6>() = t1;
+    t.tail<6>() = t2;
+    change = k_rel * t;
+    d1 = 2.0 * k_rel.block<6, 6>(0, 0);
+    d2 = 2.0 * k_rel.block<6, 6>(6, 6);
 }
 
 // Whether a joint side moves (an element that is not fixed), and whether
@@ -262,15 +279,16 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
 }
 
 // h^2 lambda_max(M^-1 D), bounded from above by Gershgorin on L^-1 D L^-T
-// (M = L L^T, the step's own Cholesky: dense_cholesky.hpp); 0 when M is not
-// positive definite (factor_mass_blocks reports it). m, d: nv x nv,
-// column-major; work: 3 nv^2 values.
+// (M = L L^T, the step's own Cholesky: dense_cholesky.hpp, left in work's
+// first nv^2 values); -1 when M is not positive definite
+// (factor_mass_blocks reports it). m, d: nv x nv, column-major; work:
+// 3 nv^2 values.
 double stiffness_number(const double* m, const double* d, uint32_t nv, double h, double* work) {
     double* l = work;
     double* y = work + nv * nv;  // L^-1 D, then (L^-1 (L^-1 D)^T)
     double* z = work + 2 * nv * nv;
     std::copy_n(m, nv * nv, l);
-    if (!cholesky_factor(l, nv)) return 0.0;
+    if (!cholesky_factor(l, nv)) return -1.0;
     // y = L^-1 D column by column, z = y^T, then L^-1 z column by column:
     // L^-1 D L^-T (symmetric).
     for (uint32_t c = 0; c < nv; ++c) {
@@ -303,7 +321,13 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
         const double* m = s.mass.data() + s.mass_offset[element];
         const double* d = s.joint_stiffness.data() + s.mass_offset[element];
         double work[3 * kMaxNv * kMaxNv];
-        s.element_stiffness_number[element] = stiffness_number(m, d, nv, h, work);
+        const double number = stiffness_number(m, d, nv, h, work);
+        s.element_stiffness_number[element] = std::max(number, 0.0);
+        // M's factor, for the factor stage when no joint stiffens the element.
+        if (number >= 0.0) {
+            std::copy_n(work, nv * nv, s.mass_factor.data() + s.mass_offset[element]);
+            s.mass_factor_ready[element] = 1;
+        }
     }
 }
 
@@ -311,6 +335,8 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
 
 void add_geometric_stiffness(const WorldModel& model, const WorldState& state, StepScratch& s) {
     std::fill(s.stiffened.begin(), s.stiffened.end(), 0);
+    std::fill(s.mass_factor_ready.begin(), s.mass_factor_ready.end(), 0);
+    std::fill(s.mass_factored.begin(), s.mass_factored.end(), 0);
     std::fill(s.joint_strength.begin(), s.joint_strength.end(), 0.0);
     if (!model.settings.geometric_stiffness || model.joints.empty()) return;
     const double h = model.settings.timestep;
@@ -351,18 +377,12 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
         const auto& out = s.joint_rows[record.group];
         const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
         if (k.isZero(0.0)) continue;
-        const Mat12 k_rel = relative_stiffness(0.5 * (k + k.transpose()), out.pose1.data() + 7 * record.member,
-                                               out.pose2.data() + 7 * record.member);
-        Vec12 t;
-        t.head<6>() = Eigen::Map<const Eigen::Matrix<double, 6, 1>>(out.twist1.data() + 6 * record.member);
-        t.tail<6>() = Eigen::Map<const Eigen::Matrix<double, 6, 1>>(out.twist2.data() + 6 * record.member);
         double* split = s.joint_split.data() + static_cast<size_t>(j) * kSplitSize;
-        Eigen::Map<Vec12>(split + 72) = k_rel * t;
+        split_joint(k, out.pose1.data() + 7 * record.member, out.pose2.data() + 7 * record.member,
+                    out.twist1.data() + 6 * record.member, out.twist2.data() + 6 * record.member, split);
         for (int side = 0; side < 2; ++side) {
-            const Mat6 d = 2.0 * k_rel.block<6, 6>(6 * side, 6 * side);
-            Eigen::Map<Mat6>(split + 36 * side) = d;
             if (!stiffenable(model, side == 0 ? record.frame1 : record.frame2)) continue;
-            add_to_element(model, s, j, side, 1.0, d, nullptr);
+            add_to_element(model, s, j, side, 1.0, Eigen::Map<const Mat6>(split + 36 * side), nullptr);
         }
         s.joint_split_active[j] = 1;
     }
@@ -388,7 +408,16 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
     // (M + h^2 D)(v+ - v) = h f - h^2 J_f^T K_rel t, into the unfactored blocks.
     const double h2 = h * h;
     for (uint32_t element = 0; element < model.element_count; ++element) {
-        if (!s.stiffened[element]) continue;
+        if (!s.stiffened[element]) {
+            // M unchanged: its factor from the stiffness number is the block's.
+            if (s.mass_factor_ready[element]) {
+                const uint32_t nv = model.element_nv[element];
+                std::copy_n(s.mass_factor.data() + s.mass_offset[element], nv * nv,
+                            s.mass.data() + s.mass_offset[element]);
+                s.mass_factored[element] = 1;
+            }
+            continue;
+        }
         const uint32_t nv = model.element_nv[element];
         const Eigen::Map<const MatN> d(s.joint_stiffness.data() + s.mass_offset[element], nv, nv);
         Eigen::Map<MatN>(s.mass.data() + s.mass_offset[element], nv, nv) += h2 * d;

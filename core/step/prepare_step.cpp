@@ -22,11 +22,14 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         }
     }
     s.mass.assign(mass_size, 0.0);
+    s.mass_factor.assign(mass_size, 0.0);
     s.v_free.assign(model.nv, 0.0);
     s.momentum_rhs.assign(elements, 0);
     s.joint_stiffness.assign(mass_size, 0.0);
     s.joint_stiffness_force.assign(model.nv, 0.0);
     s.stiffened.assign(elements, 0);
+    s.mass_factor_ready.assign(elements, 0);
+    s.mass_factored.assign(elements, 0);
     s.element_stiffness_number.assign(elements, 0.0);
     s.joint_split.assign(model.joints.size() * 84, 0.0);
     s.joint_split_active.assign(model.joints.size(), 0);

@@ -125,6 +125,12 @@ struct StepScratch {
     std::vector<double> joint_split;               // per joint 84: D_1, D_2, K_rel t
     std::vector<uint8_t> joint_split_active;       // per joint
     std::vector<double> joint_strength;            // per joint: alpha of this step (0: resolved)
+    // M's Cholesky factor from the stiffness numbers (same layout as mass):
+    // an element no joint stiffens gets it as its block's factor, and the
+    // factor stage does not factor it again (mass_factored).
+    std::vector<double> mass_factor;
+    std::vector<uint8_t> mass_factor_ready;  // per element
+    std::vector<uint8_t> mass_factored;      // per element: mass holds the factor already
     uint32_t joint_rows_end = 0;     // rows [0, joint_rows_end) are joint rows, responses computed when factored
 
     // Rows of this step and their Jacobian blocks.
