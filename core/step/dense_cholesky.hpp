@@ -28,11 +28,12 @@ inline bool cholesky_factor(double* a, uint32_t n) {
     return true;
 }
 
-// Solves L x = b in place (the first half of a solve).
-inline void lower_solve(const double* l, uint32_t n, double* b) {
-    for (uint32_t i = 0; i < n; ++i) {
+// Solves L x = b in place (the first half of a solve), for b zero before
+// index `first` (then so is x).
+inline void lower_solve_from(const double* l, uint32_t n, double* b, uint32_t first) {
+    for (uint32_t i = first; i < n; ++i) {
         double s = b[i];
-        for (uint32_t k = 0; k < i; ++k) s -= l[i + k * n] * b[k];
+        for (uint32_t k = first; k < i; ++k) s -= l[i + k * n] * b[k];
         b[i] = s * l[i + i * n];
     }
 }

@@ -290,15 +290,22 @@ double stiffness_number(const double* m, const double* d, uint32_t nv, double h,
     std::copy_n(m, nv * nv, l);
     if (!cholesky_factor(l, nv)) return -1.0;
     // y = L^-1 D column by column, z = y^T, then L^-1 z column by column:
-    // L^-1 D L^-T (symmetric).
+    // L^-1 D L^-T (symmetric). D is often zero in its first rows and
+    // columns (rotation-only stiffness on a rigid body's (v, w)): a forward
+    // solve starts at its column's first nonzero, and a zero column stays zero.
+    const auto solve_column = [&](double* column) {
+        uint32_t first = 0;
+        while (first < nv && column[first] == 0.0) ++first;
+        if (first < nv) lower_solve_from(l, nv, column, first);
+    };
     for (uint32_t c = 0; c < nv; ++c) {
         double* column = y + c * nv;
         std::copy_n(d + c * nv, nv, column);
-        lower_solve(l, nv, column);
+        solve_column(column);
     }
     for (uint32_t c = 0; c < nv; ++c) {
         for (uint32_t r = 0; r < nv; ++r) z[r + c * nv] = y[c + r * nv];
-        lower_solve(l, nv, z + c * nv);
+        solve_column(z + c * nv);
     }
     double largest = 0.0;
     for (uint32_t r = 0; r < nv; ++r) {
