@@ -52,11 +52,14 @@ struct Parameters {
 constexpr uint32_t kParameterCount = 2;
 Parameters parameters_from(const double* values, uint32_t count);
 
+// One instance of the plugin (sdk::solver_functions<DirectSolver>()): the
+// parameters, the kept pattern, order and factor.
 class DirectSolver {
 public:
-    explicit DirectSolver(const Parameters& parameters) : parameters_(parameters) {}
+    DirectSolver(const pivot_host* /*host: no logging on the step path*/, const double* params, uint32_t count)
+        : parameters_(parameters_from(params, count)) {}
 
-    void set_parameters(const Parameters& parameters) { parameters_ = parameters; }
+    void set_params(const double* params, uint32_t count) { parameters_ = parameters_from(params, count); }
     // Forgets the pattern (the next solve analyzes again).
     void reset() { analyzed_ = false; }
     void reserve(uint32_t n, uint32_t nnz);

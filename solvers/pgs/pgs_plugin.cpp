@@ -21,36 +21,15 @@ public:
 
     void set_params(const double* params, uint32_t count) { solver_.set_parameters(parameters_from(params, count)); }
     void reset() { solver_.reset(); }
-    ProjectedGaussSeidel& solver() { return solver_; }
+    void reserve(uint32_t n, uint32_t nnz) { solver_.reserve(n, nnz); }
+    pivot_status solve(const pivot_lcp_problem* problem, const pivot_solve_options* options, double* x, double* w,
+                       pivot_solve_report* report) {
+        return solver_.solve(problem, options, x, w, report);
+    }
 
 private:
     ProjectedGaussSeidel solver_;
 };
-
-pivot_status reserve(void* instance, uint32_t n, uint32_t nnz) {
-    if (instance == nullptr) return PIVOT_ERROR;
-    try {
-        static_cast<Instance*>(instance)->solver().reserve(n, nnz);
-        return PIVOT_OK;
-    } catch (...) {
-        return PIVOT_ERROR;
-    }
-}
-
-pivot_status solve(void* instance, const pivot_lcp_problem* problem, const pivot_solve_options* options, double* x,
-                   double* w, pivot_solve_report* report) {
-    if (instance == nullptr) return PIVOT_ERROR;
-    try {
-        return static_cast<Instance*>(instance)->solver().solve(problem, options, x, w, report);
-    } catch (...) {
-        // Nothing in solve() throws by design; this only keeps the ABI promise.
-        if (report != nullptr) {
-            sdk::set_message(report->message, "internal error");
-            return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, 0, 0.0, 0.0);
-        }
-        return PIVOT_ERROR;
-    }
-}
 
 constexpr uint32_t kMinExclusive = PIVOT_PARAM_MIN_EXCLUSIVE;
 constexpr uint32_t kBothExclusive = PIVOT_PARAM_MIN_EXCLUSIVE | PIVOT_PARAM_MAX_EXCLUSIVE;
@@ -81,16 +60,7 @@ const pivot_param_info kParams[kParameterCount] = {
      4.0, 0.0, 1e3, nullptr, 0, 0},
 };
 
-pivot_solver_functions make_functions() {
-    pivot_solver_functions f{};
-    f.struct_size = sizeof(f);
-    f.instance = sdk::instance_functions<Instance>();
-    f.reserve = reserve;
-    f.solve = solve;
-    return f;
-}
-
-const pivot_solver_functions kFunctions = make_functions();
+const pivot_solver_functions kFunctions = sdk::solver_functions<Instance>();
 
 const pivot_plugin_descriptor kDescriptor = {
     sizeof(pivot_plugin_descriptor),

@@ -8,7 +8,8 @@
 //  - row_bounds(), multiply(), natural_map_residual(): the problem's meaning.
 //  - finish(): fills the report and returns the status the ABI asks for.
 //  - instance_functions<Solver>(): the C life-cycle table for a C++ class,
-//    with no exception ever crossing the ABI.
+//    with no exception ever crossing the ABI; solver_functions<Solver>():
+//    the whole solver table (life cycle, reserve, solve).
 #ifndef PIVOT_SOLVER_SUPPORT_HPP
 #define PIVOT_SOLVER_SUPPORT_HPP
 
@@ -261,6 +262,47 @@ pivot_instance_functions instance_functions() {
             return PIVOT_OK;
         } catch (...) {
             return PIVOT_ERROR;
+        }
+    };
+    return f;
+}
+
+// The pivot_solver_functions of a C++ solver class: instance_functions<Solver>()
+// and reserve() and solve() forwarded to
+//   void reserve(uint32_t n, uint32_t nnz)                                   (may throw)
+//   pivot_status solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
+//                      double* x, double* w, pivot_solve_report* report)
+// No exception crosses the ABI: from reserve() it becomes PIVOT_ERROR; from
+// solve() the report says OUT_OF_MEMORY (std::bad_alloc) or NUMERICAL_ERROR
+// ("internal error") and PIVOT_ERROR is returned.
+template <class Solver>
+pivot_solver_functions solver_functions() {
+    pivot_solver_functions f{};
+    f.struct_size = sizeof(f);
+    f.instance = instance_functions<Solver>();
+    f.reserve = [](void* instance, uint32_t n, uint32_t nnz) -> pivot_status {
+        if (instance == nullptr) return PIVOT_ERROR;
+        try {
+            static_cast<Solver*>(instance)->reserve(n, nnz);
+            return PIVOT_OK;
+        } catch (...) {
+            return PIVOT_ERROR;
+        }
+    };
+    f.solve = [](void* instance, const pivot_lcp_problem* problem, const pivot_solve_options* options, double* x,
+                 double* w, pivot_solve_report* report) -> pivot_status {
+        if (instance == nullptr) return PIVOT_ERROR;
+        const auto fail = [report](pivot_solve_status status, const char* why) {
+            if (report == nullptr) return PIVOT_ERROR;
+            set_message(report->message, "%s", why);
+            return finish(report, status, 0, HUGE_VAL, 0.0);
+        };
+        try {
+            return static_cast<Solver*>(instance)->solve(problem, options, x, w, report);
+        } catch (const std::bad_alloc&) {
+            return fail(PIVOT_SOLVE_OUT_OF_MEMORY, "out of memory");
+        } catch (...) {
+            return fail(PIVOT_SOLVE_NUMERICAL_ERROR, "internal error");
         }
     };
     return f;
