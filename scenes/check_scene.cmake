@@ -1,5 +1,5 @@
 # Smoke test of one example scene: runs `pivot run SCENE --steps N --summary
-# SUMMARY --quiet` and checks the run summary (CLI.md's keys): exit code 0,
+# SUMMARY --quiet` and checks the run summary (docs/cli.md's keys): exit code 0,
 # every step solved (solver.failures == 0), no step reported diverging
 # (diverging.steps == 0), finite energy, and the optional
 # scene-specific bounds below. Numbers the summary cannot hold (NaN, inf) are

@@ -1,7 +1,7 @@
 // Collision shapes, poses and contacts: plain data shared by the broadphase,
 // the narrowphase and CollisionWorld. No dependency on the world or plugins.
 //
-// Geometry (docs: ../shared/design/SCENE_FORMAT.md, "shapes"):
+// Geometry (docs: docs/scene-format.md, "shapes"):
 //   sphere   radius
 //   box      size = full edge lengths, centred
 //   capsule  segment of `length` along local z, centred, plus `radius`

@@ -1,5 +1,5 @@
 #pragma once
-// The pivot-lcp/1 problem file (../shared/design/CLI.md): plain text,
+// The pivot-lcp/1 problem file (docs/cli.md): plain text,
 // whitespace separated, '#' starts a comment line:
 //   pivot-lcp/1
 //   n

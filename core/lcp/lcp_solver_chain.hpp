@@ -1,6 +1,6 @@
 #pragma once
 // Solving the per-step problem with solver plugins: a primary solver and a
-// configured fallback chain (ARCHITECTURE.md sections 3 and 5).
+// configured fallback chain (docs/solvers.md).
 //
 // For each solver in order the chain
 //  1. matches the problem to the solver's capabilities: converts the matrix

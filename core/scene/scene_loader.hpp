@@ -1,6 +1,6 @@
 #pragma once
 // Builds a World from a scene file (`pivot-scene/1`,
-// ../shared/design/SCENE_FORMAT.md; the additions are in docs/scene-format.md).
+// docs/scene-format.md, the contract and its additions).
 // Every error is a pivot::Error with a one-line message
 // "<file>: <JSON Pointer>: <problem>", e.g.
 // "pendulum.json: /bodies/2/inertia: not positive definite: ...".

@@ -1,5 +1,5 @@
 // Stages assembly and solve: one complementarity problem per island
-// (ARCHITECTURE.md section 2, seed000 2.1 Eq. 2.13b with the errata of
+// (docs/engine.md, seed000 2.1 Eq. 2.13b with the errata of
 // 2.17), for the impulses z = h lambda:
 //     A = J Mbar^-1 J^T + diag(c / (h g)),   g = h + d c,
 //     w = A z + b,   b = J v* + phi / g - target,

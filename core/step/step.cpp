@@ -1,4 +1,4 @@
-// One step of a world: the pipeline, stage by stage (ARCHITECTURE.md
+// One step of a world: the pipeline, stage by stage (docs/engine.md
 // section 2). Each stage is a file of core/step/.
 #include <chrono>
 

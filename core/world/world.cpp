@@ -121,7 +121,7 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);
     make_direct_chain();
-    // The material "default" always exists (SCENE_FORMAT.md); its friction
+    // The material "default" always exists (docs/scene-format.md); its friction
     // plugin is looked up only when something collides.
     MaterialDescription standard;
     standard.name = "default";
@@ -211,7 +211,7 @@ void World::add_material_pair(const MaterialPairDescription& pair) {
 void World::rebuild_material_pairs() {
     // One friction instance per pair of materials. Different models: the
     // first material's model; mu = sqrt(mu1 mu2) when both have a "mu"
-    // (SCENE_FORMAT.md); restitution max; compliances in series add.
+    // (docs/scene-format.md); restitution max; compliances in series add.
     const size_t n = model_.materials.size();
     model_.friction_instances.clear();
     model_.material_pairs.assign(n * n, MaterialPair{});

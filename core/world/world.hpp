@@ -1,7 +1,7 @@
 #pragma once
 // A world: rigid bodies (and later other elements) connected by joints,
 // stepped with one complementarity problem per island per step
-// (ARCHITECTURE.md section 2). Model and state live here, in flat arrays
+// (docs/engine.md). Model and state live here, in flat arrays
 // grouped by plugin instance; the stages of a step are in core/step/, one
 // file each, and read and write only these arrays.
 #include <array>
@@ -202,7 +202,7 @@ struct BodyRecord {
 };
 
 // What two touching materials use: the friction-model instance of the pair
-// and the normal law (SCENE_FORMAT.md: mu = sqrt(mu1 mu2), e = max(e1, e2)).
+// and the normal law (docs/scene-format.md: mu = sqrt(mu1 mu2), e = max(e1, e2)).
 struct MaterialPair {
     uint32_t friction = 0;  // index into WorldModel::friction_instances
     double restitution = 0.0;

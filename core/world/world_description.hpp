@@ -2,7 +2,7 @@
 // What a user gives to build a world in code (the scene loader and the C API
 // fill these too). SI units; world frame; quaternions (w, x, y, z) body to
 // world; anchors and axes in WORLD coordinates at the initial configuration
-// (../shared/design/SCENE_FORMAT.md).
+// (docs/scene-format.md).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -65,7 +65,7 @@ struct WorldSettings {
     double divergence_joint_error = 0.1;
 };
 
-// A collision shape (SCENE_FORMAT.md "shapes"), in the body frame (or the
+// A collision shape (docs/scene-format.md "shapes"), in the body frame (or the
 // world frame for static shapes).
 struct ShapeDescription {
     std::string type;                 // sphere, box, capsule, cylinder, plane (static only)
@@ -79,7 +79,7 @@ struct ShapeDescription {
     std::string material = "default";
 };
 
-// A contact material (SCENE_FORMAT.md "materials").
+// A contact material (docs/scene-format.md "materials").
 struct MaterialDescription {
     std::string name;
     std::string friction_model = "pivot.friction.box";  // friction plugin id (short names accepted)
@@ -89,7 +89,7 @@ struct MaterialDescription {
     double damping = 0.0;      // N s/m, normal direction
 };
 
-// Overrides for one pair of materials (SCENE_FORMAT.md "material_pairs"):
+// Overrides for one pair of materials (docs/scene-format.md "material_pairs"):
 // what is set replaces the combination rule (mu = sqrt(mu1 mu2), e = max,
 // compliances in series, damping max) for contacts between the two.
 struct MaterialPairDescription {
@@ -143,7 +143,7 @@ struct JointDescription {
     std::optional<JointMotor> motor;
 };
 
-// Where a cable node is pinned (SCENE_FORMAT.md "cables": "attach").
+// Where a cable node is pinned (docs/scene-format.md "cables": "attach").
 struct CableAttachment {
     int64_t node = 0;              // node index from 0; -1 = the last node ("last")
     std::string body = "world";    // body name or "world"
@@ -151,7 +151,7 @@ struct CableAttachment {
                                    // (a revolute joint about the tangent: the cable has no torsion)
 };
 
-// A straight ANCF cable (SCENE_FORMAT.md "cables"): `elements` equal
+// A straight ANCF cable (docs/scene-format.md "cables"): `elements` equal
 // elements from `start` to `end`, nodes 0 .. elements, circular section
 // (A = pi r^2, I = pi r^4 / 4), at rest and stress-free when created.
 struct CableDescription {

@@ -155,7 +155,7 @@ TEST(Contact, NegativeOrNonFiniteContactSettingsAreRefusedByName) {
 }
 
 // Materials combine by mu = sqrt(mu1 mu2) unless a material pair says
-// otherwise (SCENE_FORMAT.md): a block sliding on ice decelerates at mu g.
+// otherwise (docs/scene-format.md): a block sliding on ice decelerates at mu g.
 TEST(Contact, MaterialPairOverridesTheCombinationRule) {
     auto deceleration = [](bool override_pair) {
         const double h = 1e-3;

@@ -1,4 +1,4 @@
-// `pivot lcp solve` as CLI.md fixes it: the solution one number per line, the
+// `pivot lcp solve` as docs/cli.md fixes it: the solution one number per line, the
 // report JSON with status/iterations/residual/time_us, exit codes.
 #include <cmath>
 #include <iterator>

@@ -1,4 +1,4 @@
-// `pivot plugins`, `--json` and `--probe` as ../shared/design/CLI.md fixes
+// `pivot plugins`, `--json` and `--probe` as docs/cli.md fixes
 // them: exit 0 on success, 1 on a user error with a one-line message naming
 // the file, 2 on a usage error.
 #include <string>

@@ -1,4 +1,4 @@
-// `pivot run SCENE.json` as CLI.md fixes it: the trajectory and contact CSV
+// `pivot run SCENE.json` as docs/cli.md fixes it: the trajectory and contact CSV
 // files (headers, one row per body and per cable node per kept step), the summary's keys,
 // --dump-lcp files that `pivot lcp solve` reads back, exit codes 1 and 2.
 #include <algorithm>
@@ -84,7 +84,7 @@ TEST(CliRun, ContactsCsvNamesTheWorldForStaticShapes) {
     }
 }
 
-// CLI.md: each ANCF cable node is a row "CABLE#i" after the bodies' rows of
+// docs/cli.md: each ANCF cable node is a row "CABLE#i" after the bodies' rows of
 // each kept step, orientation 1,0,0,0 and zero angular velocity.
 TEST(CliRun, TrajectoryHasARowPerCableNodeAfterTheBodies) {
     const std::string out = temp("cable.csv");

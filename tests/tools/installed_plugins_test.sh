@@ -1,6 +1,6 @@
 #!/bin/sh
 # `pivot` finds the first-party plugins with no configuration both from the
-# build tree and from an installed tree (CLI.md). Installs the build into a
+# build tree and from an installed tree (docs/cli.md). Installs the build into a
 # temporary prefix, then compares what each pivot lists.
 #   $1 = build directory, $2 = path of the pivot binary in the build tree
 set -eu

@@ -1,5 +1,5 @@
 // `pivot lcp solve PROBLEM.txt --solver ID`: solve one pivot-lcp/1 problem
-// file with a solver plugin and write the solution (CLI.md).
+// file with a solver plugin and write the solution (docs/cli.md).
 #include <fstream>
 #include <iostream>
 

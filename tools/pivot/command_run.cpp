@@ -1,5 +1,5 @@
 // `pivot run SCENE.json`: simulate a scene file and write its trajectory,
-// contacts, run summary and (on request) every island problem (CLI.md).
+// contacts, run summary and (on request) every island problem (docs/cli.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -104,7 +104,7 @@ void write_trajectory_rows(const World& world, std::ofstream& out) {
         }
         out << '\n';
     }
-    // ANCF cable nodes (CLI.md): "<cable>#<i>", the centreline position and
+    // ANCF cable nodes (docs/cli.md): "<cable>#<i>", the centreline position and
     // velocity at node i; a node has no orientation or spin of its own.
     for (CableId c = 0; c < world.cable_count(); ++c) {
         const std::string& name = world.cable_name(c);

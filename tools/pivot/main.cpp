@@ -1,5 +1,5 @@
 // `pivot`: the command line tool. Dispatches to one command per file
-// (command_*.cpp); the contract is ../shared/design/CLI.md.
+// (command_*.cpp); the contract is docs/cli.md.
 #include <cstdio>
 #include <exception>
 #include <string>
