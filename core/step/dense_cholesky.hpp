@@ -40,11 +40,7 @@ inline void lower_solve_from(const double* l, uint32_t n, double* b, uint32_t fi
 
 // Solves (L L^T) x = b in place (b becomes x).
 inline void cholesky_solve(const double* l, uint32_t n, double* b) {
-    for (uint32_t i = 0; i < n; ++i) {
-        double s = b[i];
-        for (uint32_t k = 0; k < i; ++k) s -= l[i + k * n] * b[k];
-        b[i] = s * l[i + i * n];
-    }
+    lower_solve_from(l, n, b, 0);
     for (uint32_t i = n; i-- > 0;) {
         double s = b[i];
         for (uint32_t k = i + 1; k < n; ++k) s -= l[k + i * n] * b[k];

@@ -30,11 +30,21 @@ void add_row_block(const WorldModel& model, StepScratch& s, ProblemRow& row, uin
     if (solve) compute_row_response(model, s, row.blocks[row.block_count - 1]);
 }
 
-void compute_row_response(const WorldModel& model, StepScratch& s, const RowBlock& block) {
+namespace {
+
+// The row block's Jacobian, zero-padded over its mass block, into its
+// response slot (what the solve with the block's factor turns into Mbar^-1 J^T).
+double* load_row_jacobian(const WorldModel& model, StepScratch& s, const RowBlock& block) {
     double* w = s.response.data() + block.response;
     std::fill(w, w + model.blocks[block.block].nv, 0.0);
     std::copy_n(s.jacobian.data() + block.offset, block.count, w + block.first);
-    solve_mass_block(model, s, block.block, w, block.first);
+    return w;
+}
+
+}  // namespace
+
+void compute_row_response(const WorldModel& model, StepScratch& s, const RowBlock& block) {
+    solve_mass_block(model, s, block.block, load_row_jacobian(model, s, block), block.first);
 }
 
 namespace {
@@ -66,13 +76,7 @@ void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first
                 continue;
             }
             double* columns[kRun];
-            for (uint32_t k = r; k < end; ++k) {
-                const RowBlock& rb = s.rows[k].blocks[b];
-                double* w = s.response.data() + rb.response;
-                std::fill(w, w + block.nv, 0.0);
-                std::copy_n(s.jacobian.data() + rb.offset, rb.count, w + rb.first);
-                columns[k - r] = w;
-            }
+            for (uint32_t k = r; k < end; ++k) columns[k - r] = load_row_jacobian(model, s, s.rows[k].blocks[b]);
             cholesky_solve_many(s.mass.data() + s.mass_offset[block.first_element], block.nv, columns, end - r);
         }
         r = end;
