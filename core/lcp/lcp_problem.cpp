@@ -74,12 +74,11 @@ void LcpProblem::index_block_rows() const {
 
 size_t LcpProblem::factored_nonzeros() const {
     if (!factored) return 0;
-    index_block_rows();
+    // Rows on each block (no index of them: this runs at every solve).
+    block_row_start_.assign(block_start.size(), 0);
+    for (const pivot_row_block& e : row_blocks) ++block_row_start_[e.block];
     size_t nnz = n;
-    for (size_t k = 0; k + 1 < block_row_start_.size(); ++k) {
-        const size_t m = block_row_start_[k + 1] - block_row_start_[k];
-        nnz += m * m;
-    }
+    for (const uint32_t m : block_row_start_) nnz += static_cast<size_t>(m) * m;
     return nnz;
 }
 
