@@ -160,7 +160,7 @@ PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings) {
     settings->struct_size = sizeof(*settings);
     settings->timestep = 1e-3;
     settings->gravity[2] = -9.81;
-    settings->solver = nullptr;  // the engine's choice per island (WorldSettings::direct_islands)
+    settings->solver = nullptr;  // the engine's choice per island (WorldSettings::direct_islands, newton_islands)
 }
 
 PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_world_settings* settings,
@@ -175,6 +175,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         ws.gravity = array_of(s.gravity);
         ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
         ws.direct_islands = s.solver == nullptr;  // a named solver takes every island
+        ws.newton_islands = s.solver == nullptr;
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));

@@ -55,7 +55,9 @@ pivot_lcp_problem LcpProblem::view() const {
                                                 response,
                                                 diagonal.data(),
                                                 apply_inverse_mass,
-                                                inverse_mass_context};
+                                                inverse_mass_context,
+                                                mass_offset.empty() ? nullptr : mass.data(),
+                                                mass_offset.empty() ? nullptr : mass_offset.data()};
         p.factored = &factored_view_;
     }
     return p;

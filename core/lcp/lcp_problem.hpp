@@ -42,6 +42,11 @@ struct LcpProblem {
     const double* response = nullptr;
     pivot_inverse_mass_fn apply_inverse_mass = nullptr;
     void* inverse_mass_context = nullptr;
+    // ABI 1.5: the mass blocks (plugin_solver.h), filled for solvers that
+    // read them; empty = absent. mass_offset[k] = PIVOT_NO_MASS_BLOCK for a
+    // block kept only factored (a cable's).
+    std::vector<double> mass;
+    std::vector<uint64_t> mass_offset;
 
     bool has_dense() const { return !dense.empty() || n == 0; }
     bool has_sparse() const { return !col_start.empty(); }

@@ -94,6 +94,13 @@ bool LcpSolverChain::primary_reads_factored() const {
     return stages_.front().instance.plugin().has(PIVOT_SOLVER_CAP_FACTORED);
 }
 
+bool LcpSolverChain::reads_mass_blocks() const {
+    for (const Stage& stage : stages_) {
+        if (stage.instance.plugin().has(PIVOT_SOLVER_CAP_MASS_BLOCKS)) return true;
+    }
+    return false;
+}
+
 std::string LcpSolverChain::incompatibility(const PluginRecord& solver, const LcpProblem& problem) {
     if (!solver.has(PIVOT_SOLVER_CAP_DENSE) && !solver.has(PIVOT_SOLVER_CAP_SPARSE) && !problem.has_factored() &&
         problem.n > 0) {

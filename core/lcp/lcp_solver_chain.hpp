@@ -77,6 +77,9 @@ public:
     // Whether the primary solver reads the factored form (ABI 1.4): the
     // caller then need not assemble A at all (a fallback gets it built).
     bool primary_reads_factored() const;
+    // Whether a solver of the chain reads the mass blocks (ABI 1.5): the
+    // caller then gives them with the factored form.
+    bool reads_mass_blocks() const;
     double acceptance() const { return acceptance_; }
 
     // Solves `problem`. x: n values; on input the warm start when

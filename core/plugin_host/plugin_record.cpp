@@ -45,7 +45,7 @@ std::vector<std::string> capability_names(const PluginRecord& plugin) {
     static const char* const friction[] = {"boxed", "standard_lcp", "explicit_force", "projection", "state"};
     static const char* const solver[] = {"boxed", "friction_index", "standard_lcp", "nonsymmetric", "dense",
                                          "sparse", "warm_start", "time_budget", "block_projection",
-                                         "deterministic", "factored"};
+                                         "deterministic", "factored", "mass_blocks"};
     const char* const* names = solver;
     size_t count = std::size(solver);
     switch (plugin.kind) {

@@ -89,7 +89,7 @@ private:
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
-                                "divergence_energy", "divergence_joint_error", "direct_islands"});
+                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -121,6 +121,7 @@ private:
         if (auto v = s.optional("solver")) {
             settings.solver.id = solver_id(*v);
             settings.direct_islands = false;  // a named solver takes every island
+            settings.newton_islands = false;
         }
         if (auto v = s.optional("solver_options")) {
             v->expect_object();
@@ -137,8 +138,10 @@ private:
             if (id != settings.solver.id) settings.solver.options = nlohmann::json::object();
             settings.solver.id = id;
             settings.direct_islands = false;
+            settings.newton_islands = false;
         }
         if (auto v = s.optional("direct_islands")) settings.direct_islands = v->boolean();
+        if (auto v = s.optional("newton_islands")) settings.newton_islands = v->boolean();
         const JsonAt options_at = s.optional("solver_options").value_or(at);
         at_pointer(options_at, [&] {
             const PluginRecord& solver = registry_.require(PIVOT_KIND_SOLVER, settings.solver.id);

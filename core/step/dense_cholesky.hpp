@@ -28,6 +28,24 @@ inline bool cholesky_factor(double* a, uint32_t n) {
     return true;
 }
 
+// m = L L^T (n x n, column-major, both triangles) from a factor of
+// cholesky_factor: the matrix that was factored, to rounding.
+inline void cholesky_product(const double* l, uint32_t n, double* m) {
+    for (uint32_t c = 0; c < n; ++c) {
+        for (uint32_t r = c; r < n; ++r) {
+            // sum over k <= c of L(r, k) L(c, k); L(k, k) is stored inverted.
+            double s = 0.0;
+            for (uint32_t k = 0; k <= c; ++k) {
+                const double lr = r == k ? 1.0 / l[k + k * n] : l[r + k * n];
+                const double lc = c == k ? 1.0 / l[k + k * n] : l[c + k * n];
+                s += lr * lc;
+            }
+            m[r + c * n] = s;
+            m[c + r * n] = s;
+        }
+    }
+}
+
 // Solves L x = b in place (the first half of a solve), for b zero before
 // index `first` (then so is x).
 inline void lower_solve_from(const double* l, uint32_t n, double* b, uint32_t first) {

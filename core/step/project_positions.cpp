@@ -108,7 +108,7 @@ bool project_once(const WorldModel& model, const WorldState& state, const StepSo
         // The island's matrix again, from the rows' Jacobians at q+.
         relinearize_island(model, s, island);
         LcpSolverChain& solver = solvers.for_island(s, island);
-        assemble_island(model, s, island, matrix_form_for(solver), p);
+        assemble_island(model, s, island, solver, p);
         if (!set_projection_rows(model, s, island, p)) continue;
         s.x.assign(p.n, 0.0);
         const ChainReport report = solver.solve(p, s.x, true);

@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/logging.hpp"
 #include "lcp/lcp_solver_chain.hpp"
+#include "step/dense_cholesky.hpp"
 #include "step/step_stages.hpp"
 
 namespace pivot {
@@ -83,6 +84,26 @@ void set_factored_form(const WorldModel& model, StepScratch& s, uint32_t island,
     p.inverse_mass_context = &mass;
 }
 
+// The island's mass blocks Mbar (ABI 1.5) from their factors (a rigid
+// body's dense Cholesky factor, dense_cholesky.hpp); a cable's block is
+// kept only factored and is marked absent.
+void set_mass_blocks(const WorldModel& model, const StepScratch& s, uint32_t island, LcpProblem& p) {
+    const StepScratch::IslandMass& mass = s.island_masses[island];
+    p.mass.clear();
+    p.mass_offset.clear();
+    for (const uint32_t block : mass.blocks) {
+        const MassBlock& b = model.blocks[block];
+        if (b.chain) {
+            p.mass_offset.push_back(PIVOT_NO_MASS_BLOCK);
+            continue;
+        }
+        p.mass_offset.push_back(p.mass.size());
+        p.mass.resize(p.mass.size() + static_cast<size_t>(b.nv) * b.nv);
+        cholesky_product(s.mass.data() + s.mass_offset[b.first_element], b.nv,
+                         p.mass.data() + p.mass_offset.back());
+    }
+}
+
 }  // namespace
 
 MatrixForm matrix_form_for(const LcpSolverChain& solver) {
@@ -92,7 +113,9 @@ MatrixForm matrix_form_for(const LcpSolverChain& solver) {
 
 // Fills problem for island i: b, bounds, the factored form (unless the
 // island has coupling blocks) and A as `form` asks.
-void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, MatrixForm form, LcpProblem& p) {
+void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, const LcpSolverChain& solver,
+                     LcpProblem& p) {
+    MatrixForm form = matrix_form_for(solver);
     const double h = model.settings.timestep;
     const uint32_t first = s.island_row_start[island];
     const uint32_t n = s.island_row_start[island + 1] - first;
@@ -111,6 +134,7 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, M
         if (form == MatrixForm::none) form = MatrixForm::sparse;
     } else {
         set_factored_form(model, s, island, p);
+        if (solver.reads_mass_blocks()) set_mass_blocks(model, s, island, p);
     }
     const bool dense = form == MatrixForm::dense;
     const bool assemble = form != MatrixForm::none;
@@ -312,21 +336,43 @@ void set_projection(const WorldModel& model, StepScratch& s, uint32_t island, Lc
 
 }  // namespace
 
+namespace {
+
+// Which chain solves island i (WorldSettings::direct_islands, newton_islands):
+// the direct one islands without friction indices and coupling blocks
+// (chains and trees of joints, limits, motors); the Newton one islands with
+// friction indices whose rows it can describe (no coupling blocks, no cone
+// projections, no cable blocks: piles, stacks, boxes on the ground);
+// the world's chain the rest.
+StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepSolvers& solvers,
+                                            const StepScratch& s, uint32_t island) {
+    bool friction = false, coupled = false, projecting = false, cable = false;
+    for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[k]];
+        friction = friction || row.findex >= 0;
+        coupled = coupled || row.coupling >= 0;
+        if (row.contact >= 0 && row.slot == 0) {
+            const uint32_t friction_model = s.contact_points[static_cast<uint32_t>(row.contact)].friction;
+            projecting = projecting ||
+                         model.friction_instances[friction_model].plugin().has(PIVOT_FRICTION_CAP_PROJECTION);
+        }
+        for (uint32_t b = 0; b < row.block_count; ++b) cable = cable || model.blocks[row.blocks[b].block].chain;
+    }
+    if (coupled) return StepScratch::kIslandChain;
+    if (!friction) return solvers.direct != nullptr ? StepScratch::kIslandDirect : StepScratch::kIslandChain;
+    return solvers.newton != nullptr && !projecting && !cable ? StepScratch::kIslandNewton : StepScratch::kIslandChain;
+}
+
+}  // namespace
+
 void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepScratch& s) {
     if (s.problems.size() < s.island_count) s.problems.resize(s.island_count);
     if (s.projections.size() < s.island_count) s.projections.resize(s.island_count);
     if (s.island_masses.size() < s.island_count) s.island_masses.resize(s.island_count);
-    if (s.island_direct.size() < s.island_count) s.island_direct.resize(s.island_count);
+    if (s.island_solver.size() < s.island_count) s.island_solver.resize(s.island_count);
     for (uint32_t island = 0; island < s.island_count; ++island) {
-        // The direct chain takes islands without friction indices and
-        // coupling blocks: chains and trees of joints, limits, motors.
-        bool direct = solvers.direct != nullptr;
-        for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1] && direct; ++k) {
-            const ProblemRow& row = s.rows[s.island_rows[k]];
-            direct = row.findex < 0 && row.coupling < 0;
-        }
-        s.island_direct[island] = direct ? 1 : 0;
-        assemble_island(model, s, island, matrix_form_for(solvers.for_island(s, island)), s.problems[island]);
+        s.island_solver[island] = island_solver_for(model, solvers, s, island);
+        assemble_island(model, s, island, solvers.for_island(s, island), s.problems[island]);
         set_projection(model, s, island, s.problems[island]);
     }
 }
@@ -351,7 +397,8 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
             s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
         if (model.lcp_observer) model.lcp_observer(island, p);
-        if (s.island_direct[island]) ++s.statistics.direct_islands;
+        if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
+        if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;
         const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true);
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback

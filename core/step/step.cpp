@@ -40,7 +40,7 @@ void World::step() {
         prepare_step(model_, *scratch_);
     }
     StepScratch& s = *scratch_;
-    const StepSolvers solvers{*solver_, direct_.get()};
+    const StepSolvers solvers{*solver_, direct_.get(), newton_.get()};
     s.statistics = StepStatistics{};
     StageTimer timer(s.statistics);
     start_energy_watch(model_, state_);           // the energy the world starts from (once)

@@ -240,7 +240,8 @@ struct StepScratch {
     };
     std::vector<IslandMass> island_masses;
     std::vector<uint32_t> island_block_index;  // per mass block: its index in the island assembled, or UINT32_MAX
-    std::vector<uint8_t> island_direct;        // per island: solved by the direct chain (StepSolvers)
+    enum IslandSolver : uint8_t { kIslandChain = 0, kIslandDirect = 1, kIslandNewton = 2 };
+    std::vector<uint8_t> island_solver;        // per island: which chain of StepSolvers solves it
 
     StepStatistics statistics;
     std::vector<JointReaction> reactions;  // per joint

@@ -9,14 +9,20 @@ namespace pivot {
 
 class LcpSolverChain;
 
-// The solvers of a step: the world's chain, and the direct chain for the
-// islands it takes (WorldSettings::direct_islands; null when off).
-// assemble_islands decides which island goes where (StepScratch::island_direct).
+// The solvers of a step: the world's chain, and the direct and Newton
+// chains for the islands they take (WorldSettings::direct_islands,
+// newton_islands; null when off). assemble_islands decides which island
+// goes where (StepScratch::island_solver).
 struct StepSolvers {
     LcpSolverChain& chain;
     LcpSolverChain* direct = nullptr;
+    LcpSolverChain* newton = nullptr;
     LcpSolverChain& for_island(const StepScratch& scratch, uint32_t island) const {
-        return direct != nullptr && scratch.island_direct[island] ? *direct : chain;
+        switch (scratch.island_solver[island]) {
+            case StepScratch::kIslandDirect: return *direct;
+            case StepScratch::kIslandNewton: return *newton;
+            default: return chain;
+        }
     }
 };
 
@@ -83,7 +89,9 @@ void find_islands(const WorldModel& model, StepScratch& scratch);
 enum class MatrixForm { dense, sparse, none };
 MatrixForm matrix_form_for(const LcpSolverChain& solver);
 void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepScratch& scratch);
-void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, MatrixForm form,
+// Island i's problem as `solver` (its primary) reads it: A dense, CSC or
+// not at all, and the mass blocks (ABI 1.5) when a solver of the chain reads them.
+void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, const LcpSolverChain& solver,
                      LcpProblem& problem);
 void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& scratch);
 

@@ -120,7 +120,7 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);
-    make_direct_chain();
+    make_island_chains();
     // The material "default" always exists (docs/scene-format.md); its friction
     // plugin is looked up only when something collides.
     MaterialDescription standard;
@@ -970,18 +970,20 @@ std::string World::nonsymmetric_pairing(const PluginRecord& friction_model, cons
                        friction_model.id, solver.id);
 }
 
-void World::make_direct_chain() {
-    constexpr const char* kDirect = "pivot.solver.direct";
-    direct_.reset();
-    // Without the plugin (a registry that did not load it) the world's solver takes every island.
-    if (!model_.settings.direct_islands || registry_->find(kDirect) == nullptr) {
-        model_.settings.direct_islands = false;
-        return;
-    }
-    std::vector<SolverChoice> behind{model_.settings.solver};
-    behind.insert(behind.end(), model_.settings.fallback.begin(), model_.settings.fallback.end());
-    direct_ = std::make_unique<LcpSolverChain>(*registry_, SolverChoice{kDirect, nlohmann::json::object()}, behind,
-                                               model_.settings.solver_acceptance);
+void World::make_island_chains() {
+    // Without a plugin (a registry that did not load it) the world's solver takes those islands.
+    const auto make = [&](const char* id, bool& enabled) -> std::unique_ptr<LcpSolverChain> {
+        if (!enabled || registry_->find(id) == nullptr) {
+            enabled = false;
+            return nullptr;
+        }
+        std::vector<SolverChoice> behind{model_.settings.solver};
+        behind.insert(behind.end(), model_.settings.fallback.begin(), model_.settings.fallback.end());
+        return std::make_unique<LcpSolverChain>(*registry_, SolverChoice{id, nlohmann::json::object()}, behind,
+                                                model_.settings.solver_acceptance);
+    };
+    direct_ = make("pivot.solver.direct", model_.settings.direct_islands);
+    newton_ = make("pivot.solver.newton", model_.settings.newton_islands);
 }
 
 void World::set_solver(const SolverChoice& solver) {
@@ -1001,13 +1003,14 @@ void World::set_solver(const SolverChoice& solver) {
     solver_->set_primary(solver);
     model_.settings.solver = solver;
     model_.settings.direct_islands = false;  // the chosen solver takes every island
-    make_direct_chain();
+    model_.settings.newton_islands = false;
+    make_island_chains();
 }
 
 void World::set_fallback(const std::vector<SolverChoice>& fallback) {
     solver_->set_fallbacks(fallback);
     model_.settings.fallback = fallback;
-    make_direct_chain();
+    make_island_chains();
 }
 
 const JointReaction& World::reaction(JointId j) const {

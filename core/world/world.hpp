@@ -169,6 +169,7 @@ struct StepStatistics {
                                    // best usable answer was applied, or none: zero impulses)
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
     uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
+    uint32_t newton_islands = 0;   // islands given to the Newton solver (WorldSettings::newton_islands)
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
     double max_joint_error = 0.0;  // m or rad
@@ -408,9 +409,11 @@ private:
     std::unordered_map<std::string, JointId> joint_by_name_;
     std::unique_ptr<LcpSolverChain> solver_;
     // The islands WorldSettings::direct_islands gives to pivot.solver.direct
-    // (the solver chain behind it); null when off.
+    // and newton_islands to pivot.solver.newton (each with the world's chain
+    // behind it); null when off.
     std::unique_ptr<LcpSolverChain> direct_;
-    void make_direct_chain();
+    std::unique_ptr<LcpSolverChain> newton_;
+    void make_island_chains();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread

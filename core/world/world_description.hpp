@@ -33,6 +33,12 @@ struct WorldSettings {
     // `solver` takes every island. The scene loader and the C API set it
     // false when a solver is named, and World::set_solver does.
     bool direct_islands = true;
+    // Islands of contacts with friction indices (piles, stacks, boxes on
+    // the ground; no cone projections, coupling blocks or cables) are solved
+    // by the Newton solver (pivot.solver.newton: a convex problem in the
+    // island's velocities, a few sparse factorizations for a large pile),
+    // with `solver` and `fallback` behind it. Set false like direct_islands.
+    bool newton_islands = true;
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
     double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)

@@ -24,6 +24,7 @@
  * (reserve() sizes the rows; the velocity vectors grow at the first solve
  * of a larger island), so after the first steps solve() does not allocate.
  */
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,9 +192,10 @@ static pivot_status solve(void* instance, const pivot_lcp_problem* problem, cons
     if (self == NULL || problem == NULL || options == NULL || report == NULL) return PIVOT_ERROR;
     n = problem->n;
     if (n == 0) return finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, "");
-    /* The factored form is a 1.4 tail field: check the host filled it. */
+    /* The factored form is a 1.4 tail field: check the host filled it (its
+       1.4 fields: the struct grew in 1.5, and this solver needs none of that). */
     f = problem->struct_size >= sizeof(pivot_lcp_problem) ? problem->factored : NULL;
-    if (f == NULL || f->struct_size < sizeof(pivot_factored_problem) || f->apply_inverse_mass == NULL) {
+    if (f == NULL || f->struct_size < offsetof(pivot_factored_problem, mass) || f->apply_inverse_mass == NULL) {
         return finish(report, PIVOT_SOLVE_UNSUPPORTED, 0, HUGE_VAL, "this solver reads the factored form only");
     }
     for (i = 0; i < n; ++i) {

@@ -1,10 +1,11 @@
 #pragma once
 // A step-like problem in the factored form of the solver ABI (plugin ABI
-// 1.4, plugin_solver.h: A = J Mbar^-1 J^T + diag(d)) built from random
+// 1.4, plugin_solver.h: A = J Mbar^-1 J^T + diag(d), with the mass blocks
+// of 1.5) built from random
 // symmetric positive definite mass blocks and random row Jacobians, with
 // the responses Mbar^-1 J^T computed here, and the same A dense for
 // reference. For the tests of the host's factored form (tests/lcp) and of
-// the solvers that read it (tests/solvers/direct).
+// the solvers that read it (tests/solvers/direct, tests/solvers/newton).
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -64,6 +65,11 @@ public:
         }
         p.jacobian = jacobian_.data();
         p.response = response_.data();
+        // ABI 1.5: the mass blocks themselves (column-major).
+        for (const Eigen::MatrixXd& m : mass_) {
+            p.mass_offset.push_back(p.mass.size());
+            p.mass.insert(p.mass.end(), m.data(), m.data() + m.size());
+        }
         p.apply_inverse_mass = &FactoredTestProblem::apply_inverse_mass;
         p.inverse_mass_context = this;
         Eigen::MatrixXd m_inverse = Eigen::MatrixXd::Zero(velocities, velocities);

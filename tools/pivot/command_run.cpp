@@ -296,6 +296,7 @@ int run(Arguments& args) {
             {"solver",
              {{"id", world->settings().solver.id},
               {"direct_islands", world->settings().direct_islands},
+              {"newton_islands", world->settings().newton_islands},
               {"failures", failures},
               {"fallbacks", fallbacks},
               {"iterations_mean", static_cast<double>(iterations) / static_cast<double>(steps)},

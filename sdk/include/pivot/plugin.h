@@ -77,6 +77,12 @@
  *                responses and the diagonal, with a callback applying
  *                Mbar^-1); the host then assembles A only for solvers
  *                that read it.
+ * 1.5 (2026-11)  The mass blocks themselves in the factored form, for
+ *                solvers that work in velocities (a primal Newton method
+ *                on the large contact islands): PIVOT_SOLVER_CAP_MASS_BLOCKS
+ *                and the tail fields pivot_factored_problem.mass and
+ *                mass_offset (Mbar per block, dense; absent for a block
+ *                the host keeps only factored, a cable's).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -144,7 +150,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 4u
+#define PIVOT_ABI_MINOR 5u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

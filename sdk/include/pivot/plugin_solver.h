@@ -44,6 +44,9 @@ extern "C" {
                                                              bits out           */
 #define PIVOT_SOLVER_CAP_FACTORED ((uint64_t)1 << 10) /* reads problem->factored
                           (ABI 1.4); then A itself may be absent (see below)  */
+#define PIVOT_SOLVER_CAP_MASS_BLOCKS ((uint64_t)1 << 11) /* reads
+                          problem->factored->mass (ABI 1.5, see below); with
+                          FACTORED                                           */
 
 /* pivot_lcp_problem.matrix_properties: what the host knows about A */
 #define PIVOT_MATRIX_SYMMETRIC 0x1u
@@ -99,7 +102,20 @@ typedef pivot_status (*pivot_project_fn)(void* context, uint32_t first_block,
  * needs it. A solver that declares FACTORED must check problem->factored
  * for NULL (and struct_size) and use A, or return UNSUPPORTED, without it.
  * All pointers are valid during solve() only.
+ *
+ * The mass blocks (ABI 1.5), for solvers that work in velocities (e.g. a
+ * Newton method on H = Mbar + J^T D^-1 J): block k's matrix Mbar_k,
+ * symmetric positive definite, dense column-major, n_k x n_k values at
+ * mass[mass_offset[k]] (n_k = block_start[k+1] - block_start[k]); the
+ * same matrix whose inverse the responses and apply_inverse_mass apply.
+ * mass_offset[k] = PIVOT_NO_MASS_BLOCK for a block the host keeps only
+ * factored (a cable's block: its nodes with the strain rows eliminated).
+ * The host fills them for solvers that declare PIVOT_SOLVER_CAP_MASS_BLOCKS
+ * (with FACTORED); mass is NULL otherwise, and always from a host older
+ * than 1.5 (struct_size without these fields). A solver that needs them
+ * returns UNSUPPORTED when they are absent.
  */
+#define PIVOT_NO_MASS_BLOCK UINT64_MAX
 typedef struct pivot_row_block {
     uint32_t block;           /* the island's block, < block_count              */
     uint32_t first;           /* first block velocity the Jacobian acts on      */
@@ -122,6 +138,9 @@ typedef struct pivot_factored_problem {
     const double* diagonal;          /* n: compliance / (h g) + regularization  */
     pivot_inverse_mass_fn apply_inverse_mass;
     void* inverse_mass_context;
+    /* ABI 1.5 (see above); NULL when absent */
+    const double* mass;
+    const uint64_t* mass_offset; /* block_count                             */
 } pivot_factored_problem;
 
 typedef struct pivot_lcp_problem {

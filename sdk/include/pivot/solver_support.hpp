@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -39,10 +40,18 @@ inline void set_message(char (&message)[PIVOT_MESSAGE_CAPACITY], const char* for
 }
 
 // Whether the problem carries the factored form of A (ABI 1.4,
-// plugin_solver.h): a host of 1.4 or later that filled it.
+// plugin_solver.h): a host of 1.4 or later that filled it (its 1.4 fields:
+// a 1.4 host's struct ends before the 1.5 mass fields).
 inline bool has_factored_form(const pivot_lcp_problem& p) {
     return p.struct_size >= sizeof(pivot_lcp_problem) && p.factored != nullptr &&
-           p.factored->struct_size >= sizeof(pivot_factored_problem);
+           p.factored->struct_size >= offsetof(pivot_factored_problem, mass);
+}
+
+// Whether the factored form also carries the mass blocks (ABI 1.5): a host
+// of 1.5 or later that filled them (for PIVOT_SOLVER_CAP_MASS_BLOCKS).
+inline bool has_mass_blocks(const pivot_lcp_problem& p) {
+    return has_factored_form(p) && p.factored->struct_size >= sizeof(pivot_factored_problem) &&
+           p.factored->mass != nullptr && p.factored->mass_offset != nullptr;
 }
 
 // Checks what the ABI says a problem is. Returns PIVOT_SOLVE_CONVERGED when
