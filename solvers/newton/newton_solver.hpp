@@ -78,7 +78,7 @@ private:
     // states (a held friction row's from its normal row's x), and y_ =
     // this iteration's w of each row (0 on the free ones).
     void rows_at(const double* dv);
-    // How many rows' states are wrong at x_ (the last in `last`); with
+    // How many rows' states are wrong at row_x_ (the last in `last`); with
     // `change`, they change (all, or only the last when !all).
     uint32_t wrong_rows(bool change, bool all, uint32_t& last);
     // f += J^T x.
