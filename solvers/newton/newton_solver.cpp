@@ -34,7 +34,7 @@ double row_dot(const pivot_factored_problem& f, uint32_t i, const double* v) {
 }  // namespace
 
 void NewtonSolver::reserve(uint32_t n, uint32_t /*nnz*/) {
-    for (auto* v : {&diagonal_, &centre_, &row_x_, &y_, &coefficient_, &weight_, &answer_, &w_, &answer_w_}) {
+    for (auto* v : {&diagonal_, &centre_, &row_x_, &y_, &coefficient_, &weight_, &answer_, &w_, &answer_w_, &lower_, &upper_}) {
         v->reserve(n);
     }
     state_.reserve(n);
@@ -59,8 +59,8 @@ void NewtonSolver::rows_at(const double* dv) {
             if (indexed != (pass == 1)) continue;
             if (state_[i] == kFree) {
                 row_x_[i] = centre_[i] - (w_[i] + y_[i]) / diagonal_[i];
-            } else if (!indexed) {
-                row_x_[i] = state_[i] == kLower ? p.lo[i] : p.hi[i];
+            } else if (!indexed || frozen_) {
+                row_x_[i] = state_[i] == kLower ? lower_[i] : upper_[i];
             } else {
                 const auto j = static_cast<uint32_t>(p.findex[i]);
                 row_x_[i] = state_[j] == kFree ? held_friction(i) * row_x_[j]
@@ -77,8 +77,8 @@ uint32_t NewtonSolver::wrong_rows(bool change, bool all, uint32_t& last) {
     uint32_t wrong = 0;
     const uint32_t only = last;
     for (uint32_t i = 0; i < p.n; ++i) {
-        double lower = 0.0, upper = 0.0;
-        sdk::row_bounds(p, row_x_.data(), i, lower, upper);
+        double lower = lower_[i], upper = upper_[i];
+        if (!frozen_) sdk::row_bounds(p, row_x_.data(), i, lower, upper);
         const double x = row_x_[i];
         const double w = y_[i];  // this iteration's w (0 on a free row)
         int8_t next = state_[i];
@@ -172,7 +172,7 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
     p_ = &p;
     f_ = &f;
     const uint32_t velocities = f.block_start[f.block_count];
-    for (auto* v : {&diagonal_, &centre_, &row_x_, &y_, &coefficient_, &weight_, &answer_, &w_, &answer_w_}) {
+    for (auto* v : {&diagonal_, &centre_, &row_x_, &y_, &coefficient_, &weight_, &answer_, &w_, &answer_w_, &lower_, &upper_}) {
         v->resize(n);
     }
     state_.resize(n);
@@ -213,6 +213,22 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
         sdk::finish(report, status, iterations, residual, clock.seconds());
         return PIVOT_WARNING;  // x: the best answer so far, usable (finite, within its bounds)
     };
+    // Friction bounds frozen at the centre's normal impulses: a boxed
+    // problem with a symmetric H, where block pivoting with Murty's rule
+    // ends (A positive definite). Used from a cold start (no normal impulse
+    // known: the frictionless problem first) and when the coupled pivoting
+    // stalls; once solved, the couplings come back from its states.
+    const auto freeze = [&] {
+        frozen_ = true;
+        for (uint32_t i = 0; i < n; ++i) sdk::row_bounds(p, centre_.data(), i, lower_[i], upper_[i]);
+    };
+    bool any_normal = false;
+    for (uint32_t i = 0; i < n && p.findex != nullptr; ++i) {
+        if (p.findex[i] >= 0) any_normal = any_normal || centre_[static_cast<uint32_t>(p.findex[i])] != 0.0;
+    }
+    frozen_ = false;
+    for (uint32_t i = 0; i < n; ++i) lower_[i] = p.lo[i], upper_[i] = p.hi[i];
+    if (p.findex != nullptr && !any_normal) freeze();
     // The rows' first states: the natural map's at the warm start (x - w
     // against the bounds), which a resting pile keeps from step to step.
     // A friction row whose normal row carries nothing yet starts sticking
@@ -221,11 +237,13 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
         for (uint32_t i = 0; i < n; ++i) {
             const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
             if (indexed != (pass == 1)) continue;
-            double lower = 0.0, upper = 0.0;
-            sdk::row_bounds(p, centre_.data(), i, lower, upper);
+            double lower = lower_[i], upper = upper_[i];
+            if (!frozen_) sdk::row_bounds(p, centre_.data(), i, lower, upper);
             const double z = centre_[i] - w_[i];
             state_[i] = lower == upper || z <= lower ? kLower : z >= upper ? kUpper : kFree;
-            if (indexed && lower == upper && state_[static_cast<uint32_t>(p.findex[i])] == kFree) state_[i] = kFree;
+            if (indexed && !frozen_ && lower == upper && state_[static_cast<uint32_t>(p.findex[i])] == kFree) {
+                state_[i] = kFree;
+            }
         }
     }
     factored_state_.assign(n, -1);  // nothing factored yet
@@ -245,8 +263,8 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
             const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
             if (state_[i] == kFree) {
                 coefficient_[i] = -w_[i] / diagonal_[i];
-            } else if (!indexed) {
-                coefficient_[i] = (state_[i] == kLower ? p.lo[i] : p.hi[i]) - centre_[i];
+            } else if (!indexed || frozen_) {
+                coefficient_[i] = (state_[i] == kLower ? lower_[i] : upper_[i]) - centre_[i];
             } else {
                 const auto j = static_cast<uint32_t>(p.findex[i]);
                 if (state_[j] == kFree) {
@@ -292,8 +310,35 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
         uint32_t last = 0;
         const uint32_t wrong = wrong_rows(false, true, last);
         if (wrong < best_wrong) no_gain = 0;
-        // Neither the residual nor the count of wrong rows improved for 48
-        // iterations: the friction couplings make the pivoting cycle.
+        if (frozen_ && wrong == 0) {
+            // The frozen problem is solved: back to the exact friction
+            // index from its states; a friction row that was held at a
+            // zero bound (its normal carried nothing) starts sticking.
+            frozen_ = false;
+            for (uint32_t i = 0; i < n && p.findex != nullptr; ++i) {
+                if (p.findex[i] >= 0 && lower_[i] == upper_[i] &&
+                    state_[static_cast<uint32_t>(p.findex[i])] == kFree) {
+                    state_[i] = kFree;
+                }
+            }
+            for (uint32_t i = 0; i < n; ++i) lower_[i] = p.lo[i], upper_[i] = p.hi[i];
+            best_wrong = UINT32_MAX, grace = 3, no_gain = 0;
+            std::swap(centre_, answer_);
+            std::swap(w_, answer_w_);
+            std::swap(v_, answer_v_);
+            continue;
+        }
+        // Neither the residual nor the count of wrong rows improved for 16
+        // iterations: the friction couplings make the pivoting cycle; the
+        // frozen problem around the last answer breaks the cycle.
+        if (no_gain >= 16 && !frozen_) {
+            std::swap(centre_, answer_);
+            std::swap(w_, answer_w_);
+            std::swap(v_, answer_v_);
+            freeze();
+            best_wrong = UINT32_MAX, grace = 3, no_gain = 0;
+            continue;
+        }
         if (no_gain >= 48) return stop(PIVOT_SOLVE_NUMERICAL_ERROR, "the iterations stall");
         const bool all = wrong < best_wrong || grace > 0;
         if (wrong < best_wrong) {
@@ -306,7 +351,7 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
         // In a block exchange, the friction rows of a normal row that just
         // became free start sticking (held at a bound they would slide;
         // not in Murty's single exchanges, whose termination it would break).
-        for (uint32_t i = 0; i < n && all && p.findex != nullptr; ++i) {
+        for (uint32_t i = 0; i < n && all && !frozen_ && p.findex != nullptr; ++i) {
             const int32_t j = p.findex[i];
             if (j >= 0 && state_[static_cast<uint32_t>(j)] == kFree &&
                 factored_state_[static_cast<uint32_t>(j)] != kFree) {

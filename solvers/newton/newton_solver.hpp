@@ -102,6 +102,8 @@ private:
     std::vector<double> y_;          // this iteration's w
     std::vector<double> coefficient_;  // the right-hand side's J^T coefficients
     std::vector<double> weight_;     // 1 / d' of the free rows, 0 else
+    bool frozen_ = false;            // friction bounds frozen (lower_, upper_ hold them)
+    std::vector<double> lower_, upper_;  // the rows' bounds when frozen; lo, hi else
     std::vector<VelocityHessian::Coupling> couplings_, factored_couplings_;
     std::vector<int8_t> state_, factored_state_;
     std::vector<double> answer_;     // an iterate's x as an answer of the exact problem
