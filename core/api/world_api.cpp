@@ -187,6 +187,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         // 0 = the default; < 0 = off (WorldSettings: 0).
         if (s.divergence_energy != 0.0) ws.divergence_energy = std::max(s.divergence_energy, 0.0);
         if (s.divergence_joint_error != 0.0) ws.divergence_joint_error = std::max(s.divergence_joint_error, 0.0);
+        ws.step_budget = s.step_budget;  // checked by World
         *world = wrap(engine, std::make_unique<pivot::World>(e.registry, ws));
     });
 }
@@ -619,6 +620,7 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.stage_count = static_cast<uint32_t>(pivot::StepStage::count);
         std::fill(std::begin(out.stage_seconds), std::end(out.stage_seconds), 0.0);
         std::copy(s.stage_seconds.begin(), s.stage_seconds.end(), out.stage_seconds);
+        out.budget_limited = s.budget_limited;
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

@@ -147,15 +147,31 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
             })) {
             continue;
         }
+        // The budget left for this solver (the chain's budget is one).
+        double left = 0.0;
+        if (time_budget > 0.0) {
+            left = time_budget -
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+            if (left <= 0.0) {
+                report.budget_exhausted = true;
+                if (have_best_ || !stage.instance.plugin().has(PIVOT_SOLVER_CAP_TIME_BUDGET)) {
+                    if (attempted > 0) report.failures.push_back("the time budget is spent");
+                    continue;  // no solver that would overrun it starts
+                }
+                left = 1e-9;  // no usable answer yet: the solver's warm start, at least
+            }
+        }
         // Counted: the solvers that failed before the one tried now.
         if (attempted > 0) report.fallbacks = attempted;
         ++attempted;
         report.solver_id = stage.id;
-        if (attempt(stage, problem, x, warm_start, time_budget, report)) {
+        if (attempt(stage, problem, x, warm_start, left, report)) {
             report.solved = true;
+            report.budget_exhausted = false;
             x.swap(x_try_);
             break;
         }
+        if (time_budget > 0.0 && report.status == PIVOT_SOLVE_TIME_BUDGET) report.budget_exhausted = true;
     }
     if (!report.solved && have_best_) {
         report.approximate = true;
@@ -263,7 +279,20 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
 
     report.iterations = 0;
     bool warm = warm_start;
+    const auto start_time = std::chrono::steady_clock::now();
     for (uint32_t round = 1; round <= kMaxFrictionRounds; ++round) {
+        double left = 0.0;  // the rounds share the solver's budget
+        if (time_budget > 0.0) {
+            left = time_budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+            if (left <= 0.0 && round > 1) {
+                report.status = PIVOT_SOLVE_TIME_BUDGET;
+                report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: the time "
+                                                      "budget ended it after {} rounds at natural-map residual {:.3g}",
+                                                      stage.id, round - 1, report.residual));
+                return false;
+            }
+            left = std::max(left, 1e-9);
+        }
         for (uint32_t i = 0; i < problem.n; ++i) {
             const int32_t j = problem.findex[i];
             if (j < 0) continue;
@@ -273,7 +302,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         }
         pivot_lcp_problem view = frozen_.view();
         if (!stage.instance.plugin().has(PIVOT_SOLVER_CAP_BLOCK_PROJECTION)) hide_blocks(view);
-        pivot_solve_options options{sizeof(options), warm || round > 1 ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
+        pivot_solve_options options{sizeof(options), warm || round > 1 ? PIVOT_SOLVE_WARM_START : 0u, left};
         pivot_solve_report solver_report{};
         solver_report.struct_size = sizeof(solver_report);
         SolveResult r = checked_solve(stage.instance, view, options, x_try_.data(), w_.data(), solver_report);

@@ -50,6 +50,7 @@ struct ChainReport {
     double residual = 0.0;             // host natural-map residual of x
     double solver_residual = 0.0;      // what the solver reported
     double time_seconds = 0.0;         // wall time of the whole chain
+    bool budget_exhausted = false;     // the time budget ended the chain before an accepted answer
     std::vector<std::string> failures; // one sentence per failed solver (failure path only)
 };
 
@@ -84,7 +85,13 @@ public:
 
     // Solves `problem`. x: n values; on input the warm start when
     // `warm_start`, on output the solution when report.solved, or the best
-    // usable answer when report.approximate (unchanged otherwise). time_budget: seconds for each solver call, 0 = none.
+    // usable answer when report.approximate (unchanged otherwise).
+    // time_budget: seconds for the whole chain, 0 = none. Each solver call
+    // gets what is left (solvers that declare TIME_BUDGET honour it); once
+    // it is spent no further solver starts (report.budget_exhausted) and the
+    // best usable answer so far is the result, except that a solver which
+    // honours budgets is still called, with what is left, when there is no
+    // usable answer yet (it returns its warm start at least).
     ChainReport solve(const LcpProblem& problem, std::vector<double>& x, bool warm_start, double time_budget = 0.0);
 
     // Why `solver` cannot take `problem` even with the chain's conversions,

@@ -89,7 +89,7 @@ private:
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
-                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands"});
+                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "step_budget"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -142,6 +142,11 @@ private:
         }
         if (auto v = s.optional("direct_islands")) settings.direct_islands = v->boolean();
         if (auto v = s.optional("newton_islands")) settings.newton_islands = v->boolean();
+        if (auto v = s.optional("step_budget")) {
+            const double seconds = v->number();
+            if (!(seconds >= 0.0 && std::isfinite(seconds))) v->fail(fmt::format("must be a finite number of seconds >= 0, got {}", seconds));
+            settings.step_budget = seconds;
+        }
         const JsonAt options_at = s.optional("solver_options").value_or(at);
         at_pointer(options_at, [&] {
             const PluginRecord& solver = registry_.require(PIVOT_KIND_SOLVER, settings.solver.id);

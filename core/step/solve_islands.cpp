@@ -11,6 +11,7 @@
 // Then v+ = v* + Mbar^-1 J^T z (Mbar: the mass blocks' matrices, with a
 // cable's strain rows eliminated, element_dynamics.cpp).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -378,6 +379,11 @@ void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepS
 }
 
 void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
+    // The step budget: the solves end when the stages after them would
+    // overrun it (WorldSettings::step_budget).
+    const double budget = model.settings.step_budget;
+    const auto deadline = s.step_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(budget - s.after_solve_seconds));
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
     for (uint32_t island = 0; island < s.island_count; ++island) {
@@ -399,10 +405,20 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
         if (model.lcp_observer) model.lcp_observer(island, p);
         if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
         if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;
-        const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true);
+        // What the budget leaves this island (at least a token: a solver
+        // that honours budgets then returns its warm start's answer).
+        const double left =
+            budget > 0.0
+                ? std::max(std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count(), 1e-9)
+                : 0.0;
+        const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true, left);
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
-        if (!report.solved) {
+        if (!report.solved && report.approximate && report.budget_exhausted) {
+            // Cut short by the step budget: the best answer is applied and
+            // its residual reported; not a failure.
+            ++s.statistics.budget_limited;
+        } else if (!report.solved) {
             // Counted and logged. The best usable answer (finite, within its
             // bounds) is applied; with none at all, the island's constraints
             // are skipped for this step (zero impulses).

@@ -41,6 +41,11 @@ void World::step() {
     }
     StepScratch& s = *scratch_;
     const StepSolvers solvers{*solver_, direct_.get(), newton_.get()};
+    s.after_solve_seconds = 0.0;  // the last step's stages after the solve, for the step budget
+    for (StepStage k : {StepStage::integrate, StepStage::projection, StepStage::reports}) {
+        s.after_solve_seconds += s.statistics.stage_seconds[static_cast<size_t>(k)];
+    }
+    s.step_start = std::chrono::steady_clock::now();
     s.statistics = StepStatistics{};
     StageTimer timer(s.statistics);
     start_energy_watch(model_, state_);           // the energy the world starts from (once)

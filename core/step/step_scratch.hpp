@@ -2,6 +2,7 @@
 // Everything a step computes on the way, sized once per model (prepare) so
 // that a step allocates nothing after the first. Each stage of core/step/
 // reads the model and the state and writes only its own part of this.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -244,6 +245,11 @@ struct StepScratch {
     std::vector<uint8_t> island_solver;        // per island: which chain of StepSolvers solves it
 
     StepStatistics statistics;
+    // The step budget (WorldSettings::step_budget): when this step started,
+    // and the last step's time after the solve stage (integrate,
+    // projection, reports), which the solves leave for the stages after them.
+    std::chrono::steady_clock::time_point step_start;
+    double after_solve_seconds = 0.0;
     std::vector<JointReaction> reactions;  // per joint
 };
 

@@ -117,6 +117,7 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
         throw Error(fmt::format("settings.projection_iterations: must be 0..16, got {}", settings.projection_iterations));
     }
     require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
+    require_nonnegative(settings.step_budget, "step_budget", " s");
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);

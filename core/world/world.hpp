@@ -170,6 +170,7 @@ struct StepStatistics {
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
     uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
     uint32_t newton_islands = 0;   // islands given to the Newton solver (WorldSettings::newton_islands)
+    uint32_t budget_limited = 0;   // islands whose solve the step budget cut short (best answer applied)
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
     double max_joint_error = 0.0;  // m or rad

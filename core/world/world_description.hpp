@@ -39,6 +39,13 @@ struct WorldSettings {
     // island's velocities, a few sparse factorizations for a large pile),
     // with `solver` and `fallback` behind it. Set false like direct_islands.
     bool newton_islands = true;
+    // Wall time a step may take (s; 0 = none). The islands' solves get what
+    // the other stages leave (those of the last step's stages after the
+    // solve estimated), each island what the ones before it left; a solver
+    // that honours time budgets (newton, pgs) stops with its best answer,
+    // no fallback starts once it is spent, and the island counts in
+    // StepStatistics::budget_limited, not as a failure.
+    double step_budget = 0.0;
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
     double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)

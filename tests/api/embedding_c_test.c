@@ -437,6 +437,43 @@ static void stage_times_are_reported(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* C API 0.4: the step budget (a settings tail field) reaches the world: a
+   budget spent before the solve (1 ns) makes the box's contact island use
+   its best answer, counted in budget_limited and not as a failure; a
+   negative budget is refused, naming the field. */
+static void step_budget_is_honoured(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_statistics statistics;
+    pivot_shape_desc ground, cube;
+    pivot_body_desc box;
+    pivot_world_settings_init(&settings);
+    settings.step_budget = -1.0;
+    EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+    EXPECT(strstr(pivot_last_error(), "step_budget") != NULL);
+    settings.step_budget = 1e-9;
+    settings.timestep = 1.0 / 60.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&cube);
+    cube.type = "box";
+    cube.size[0] = cube.size[1] = cube.size[2] = 0.2;
+    pivot_body_desc_init(&box);
+    box.name = "box";
+    box.position[2] = 0.1;
+    box.shapes = &cube;
+    box.shape_count = 1;
+    CALL(pivot_world_add_body(world, &box, NULL));
+    CALL(pivot_world_step(world, 2));
+    pivot_world_statistics_init(&statistics);
+    CALL(pivot_world_statistics_get(world, &statistics));
+    EXPECT(statistics.budget_limited == 1u);
+    EXPECT(statistics.solver_failures == 0u);
+    pivot_world_destroy(world);
+}
+
 int main(void) {
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
@@ -547,6 +584,7 @@ int main(void) {
     cable_from_scene(engine);
     divergence_is_reported(engine);
     stage_times_are_reported(engine);
+    step_budget_is_honoured(engine);
 
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);

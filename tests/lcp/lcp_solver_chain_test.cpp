@@ -89,6 +89,27 @@ TEST_F(SolverChain, ResidualAboveAcceptanceIsAFailure) {
     ASSERT_EQ(x.size(), 30u);
 }
 
+TEST_F(SolverChain, ASpentBudgetStartsNoFallback) {
+    // 1 ns for the chain: PGS (which honours budgets) is still called, as
+    // there is no usable answer yet, and stops with what it has; Dantzig
+    // (which does not honour budgets) is not started. The answer is the
+    // best so far, flagged approximate and budget-exhausted.
+    LcpSolverChain chain(registry, {"pivot.solver.pgs", {{"tolerance", 1e-14}}}, {{"pivot.solver.dantzig"}}, 1e-9);
+    std::vector<double> x;
+    const ChainReport r = chain.solve(contact_problem(), x, false, 1e-9);
+    EXPECT_FALSE(r.solved);
+    EXPECT_TRUE(r.approximate);
+    EXPECT_TRUE(r.budget_exhausted);
+    EXPECT_EQ(r.solver_id, "pivot.solver.pgs");
+    EXPECT_EQ(r.fallbacks, 0u);
+    ASSERT_FALSE(r.failures.empty());
+    EXPECT_NE(r.failures.back().find("time budget is spent"), std::string::npos) << r.failures.back();
+    // Without a budget the same chain solves it.
+    const ChainReport unbounded = chain.solve(contact_problem(), x, false);
+    EXPECT_TRUE(unbounded.solved);
+    EXPECT_FALSE(unbounded.budget_exhausted);
+}
+
 TEST_F(SolverChain, AFallbackIdenticalToAFailedSolverIsSkipped) {
     // PGS behind PGS with the same options would fail the same way (the
     // solvers are deterministic): tried once; with other options, tried.

@@ -1,7 +1,7 @@
-// Which solver takes which island (WorldSettings::direct_islands): by
-// default the islands without friction (a chain of joints) go to the
-// sparse direct solver and the others (boxes on the ground, with friction)
-// to the world's solver; naming a solver, at creation or between two steps,
+// Which solver takes which island (WorldSettings::direct_islands,
+// newton_islands): by default the islands without friction (a chain of
+// joints) go to the sparse direct solver and contact islands with friction
+// (boxes on the ground) to the Newton solver; the step budget; naming a solver, at creation or between two steps,
 // gives it every island. The direct solver and Dantzig solve the same
 // problems exactly, so a chain stepped either way stays the same to
 // rounding: 1e-9 m after 300 steps (the impulses differ by ~1e-15
@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "first_party_plugins.hpp"
 
 namespace pivot {
@@ -42,13 +43,58 @@ TEST(SolverSelection, ChainsGoToTheDirectSolverAndFrictionToTheWorldsSolver) {
     for (int i = 0; i < 5; ++i) world.step();
     EXPECT_EQ(world.statistics().islands, 2u);
     EXPECT_EQ(world.statistics().direct_islands, 1u) << "the chain; the box's contacts have friction";
+    EXPECT_EQ(world.statistics().newton_islands, 1u) << "the box on the ground";
     EXPECT_EQ(world.statistics().solver_failures, 0u);
     EXPECT_EQ(world.statistics().fallbacks, 0u);
     // Named between two steps: that solver takes every island.
     world.set_solver({"pivot.solver.pgs", nlohmann::json::object()});
     EXPECT_FALSE(world.settings().direct_islands);
+    EXPECT_FALSE(world.settings().newton_islands);
     world.step();
     EXPECT_EQ(world.statistics().direct_islands, 0u);
+    EXPECT_EQ(world.statistics().newton_islands, 0u);
+}
+
+// A step budget spent before the solve (1 ns): the box's island is solved
+// by Newton with the token budget, which returns its warm start's answer
+// (the last step's impulses, usable: finite, within bounds): applied,
+// counted as budget-limited, not as a failure, and no fallback starts.
+// Without the budget the same world solves every island exactly.
+TEST(SolverSelection, AStepBudgetCutsTheSolveShortWithTheBestAnswer) {
+    WorldSettings settings;
+    World world(registry(), settings);
+    add_box_on_ground(world);
+    for (int i = 0; i < 5; ++i) world.step();
+    EXPECT_EQ(world.statistics().budget_limited, 0u);
+    EXPECT_EQ(world.statistics().solver_failures, 0u);
+
+    WorldSettings budgeted = settings;
+    budgeted.step_budget = 1e-9;
+    World cut(registry(), budgeted);
+    add_box_on_ground(cut);
+    for (int i = 0; i < 5; ++i) {
+        cut.step();
+        EXPECT_EQ(cut.statistics().newton_islands, 1u);
+        EXPECT_EQ(cut.statistics().budget_limited, 1u) << "step " << i;
+        EXPECT_EQ(cut.statistics().solver_failures, 0u) << "a budgeted answer is not a failure";
+        EXPECT_EQ(cut.statistics().fallbacks, 0u) << "no fallback starts once the budget is spent";
+        EXPECT_GT(cut.statistics().solver_residual_max, 1e-6) << "how far from exact it is, reported";
+        const auto p = cut.position(0);
+        EXPECT_TRUE(std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]));
+    }
+}
+
+TEST(SolverSelection, ANegativeOrNonFiniteStepBudgetIsRefused) {
+    for (double bad : {-1e-3, HUGE_VAL, std::nan("")}) {
+        WorldSettings settings;
+        settings.step_budget = bad;
+        try {
+            World world(registry(), settings);
+            ADD_FAILURE() << "accepted step_budget " << bad;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("settings.step_budget"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(SolverSelection, NamedSolverTakesEveryIsland) {

@@ -243,7 +243,7 @@ int run(Arguments& args) {
         const double time_initial = world->time();
         std::vector<double> step_seconds;
         step_seconds.reserve(std::min<uint64_t>(steps, 1u << 20));
-        uint64_t failures = 0, fallbacks = 0, iterations = 0;
+        uint64_t failures = 0, fallbacks = 0, iterations = 0, budget_limited = 0;
         double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0, energy_excess_max = 0.0;
         uint64_t diverging = 0;
         double diverging_first = -1.0;  // s, the first step reported diverging
@@ -256,6 +256,7 @@ int run(Arguments& args) {
             const StepStatistics& s = world->statistics();
             failures += s.solver_failures;
             fallbacks += s.fallbacks;
+            budget_limited += s.budget_limited;
             iterations += s.solver_iterations;
             residual_max = std::max(residual_max, s.solver_residual_max);
             joint_error_max = std::max(joint_error_max, s.max_joint_error);
@@ -299,6 +300,7 @@ int run(Arguments& args) {
               {"newton_islands", world->settings().newton_islands},
               {"failures", failures},
               {"fallbacks", fallbacks},
+              {"budget_limited", budget_limited},
               {"iterations_mean", static_cast<double>(iterations) / static_cast<double>(steps)},
               {"residual_max", residual_max}}},
             {"bodies", world->body_count()},

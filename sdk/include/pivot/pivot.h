@@ -122,7 +122,8 @@ typedef struct pivot_world_settings {
                                      every island. NULL (the default): the
                                      engine chooses per island, "direct" for
                                      islands without friction (chains, trees
-                                     of joints), "dantzig" for the others   */
+                                     of joints), "newton" for contact islands,
+                                     "dantzig" for the others               */
     const char* solver_options;   /* JSON object of its parameters, or NULL */
     /* ---- appended in 0.2 (ABI 1.3): zero = the default ---- */
     uint32_t stabilization;       /* 0: geometric stiffness of the joints and
@@ -134,6 +135,13 @@ typedef struct pivot_world_settings {
                                      energy scale, above which a step reports
                                      diverging; 0: default 0.1; < 0: off     */
     double divergence_joint_error;/* m or rad; 0: default 0.1; < 0: off     */
+    /* ---- appended in 0.4 (ABI 1.5): zero = the default ---- */
+    double step_budget;           /* s of wall time a step may take; the
+                                     islands' solves get what the other stages
+                                     leave, and an island cut short uses its
+                                     best answer (statistics: budget_limited).
+                                     0: none (every island solved to the
+                                     acceptance, however long it takes)      */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
@@ -379,6 +387,11 @@ typedef struct pivot_world_statistics {
                                   of the last step, in pipeline order (names:
                                   pivot_step_stage_name); they sum to
                                   step_seconds                                */
+    /* ---- appended in 0.4 (ABI 1.5) ---- */
+    uint32_t budget_limited;   /* islands whose solve the step budget cut short
+                                  (their best answer applied: not failures;
+                                  solver_residual says how far from exact)    */
+    uint32_t reserved4;        /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);
