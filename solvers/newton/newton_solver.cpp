@@ -189,8 +189,8 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
             for (uint32_t c = 0; c < rb.count; ++c) a += j[c] * response[c];
         }
         const double d = std::max(f.diagonal[i], 0.0);
-        const double floor = parameters_.proximal * (a + d);
-        diagonal_[i] = std::max(d, floor > 0.0 ? floor : parameters_.proximal);
+        const double least = parameters_.proximal * (a + d);
+        diagonal_[i] = std::max(d, least > 0.0 ? least : parameters_.proximal);
     }
     if (!hessian_.set_pattern(f, n, p.findex)) {
         sdk::set_message(report->message, "the ordering workspace could not be sized");
@@ -215,37 +215,41 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
     };
     // Friction bounds frozen at the centre's normal impulses: a boxed
     // problem with a symmetric H, where block pivoting with Murty's rule
-    // ends (A positive definite). Used from a cold start (no normal impulse
-    // known: the frictionless problem first) and when the coupled pivoting
-    // stalls; once solved, the couplings come back from its states.
+    // ends (A positive definite). From a cold start (no normal impulse
+    // known) that is the frictionless problem, solved first; once solved,
+    // the couplings come back from its states.
     const auto freeze = [&] {
         frozen_ = true;
         for (uint32_t i = 0; i < n; ++i) sdk::row_bounds(p, centre_.data(), i, lower_[i], upper_[i]);
     };
-    bool any_normal = false;
-    for (uint32_t i = 0; i < n && p.findex != nullptr; ++i) {
-        if (p.findex[i] >= 0) any_normal = any_normal || centre_[static_cast<uint32_t>(p.findex[i])] != 0.0;
-    }
-    frozen_ = false;
-    for (uint32_t i = 0; i < n; ++i) lower_[i] = p.lo[i], upper_[i] = p.hi[i];
-    if (p.findex != nullptr && !any_normal) freeze();
-    // The rows' first states: the natural map's at the warm start (x - w
-    // against the bounds), which a resting pile keeps from step to step.
-    // A friction row whose normal row carries nothing yet starts sticking
-    // (free) when its normal row starts free: at its bound it would slide.
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t i = 0; i < n; ++i) {
-            const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
-            if (indexed != (pass == 1)) continue;
-            double lower = lower_[i], upper = upper_[i];
-            if (!frozen_) sdk::row_bounds(p, centre_.data(), i, lower, upper);
-            const double z = centre_[i] - w_[i];
-            state_[i] = lower == upper || z <= lower ? kLower : z >= upper ? kUpper : kFree;
-            if (indexed && !frozen_ && lower == upper && state_[static_cast<uint32_t>(p.findex[i])] == kFree) {
-                state_[i] = kFree;
+    // The rows' states from the natural map at the centre (x - w against
+    // the bounds): a resting pile keeps them from step to step. A friction
+    // row whose normal row carries nothing yet starts sticking (free) when
+    // its normal row starts free: at its bound it would slide.
+    const auto start_states = [&] {
+        bool any_normal = false;
+        for (uint32_t i = 0; i < n && p.findex != nullptr; ++i) {
+            if (p.findex[i] >= 0) any_normal = any_normal || centre_[static_cast<uint32_t>(p.findex[i])] != 0.0;
+        }
+        frozen_ = false;
+        for (uint32_t i = 0; i < n; ++i) lower_[i] = p.lo[i], upper_[i] = p.hi[i];
+        if (p.findex != nullptr && !any_normal) freeze();
+        for (int pass = 0; pass < 2; ++pass) {
+            for (uint32_t i = 0; i < n; ++i) {
+                const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
+                if (indexed != (pass == 1)) continue;
+                double lower = lower_[i], upper = upper_[i];
+                if (!frozen_) sdk::row_bounds(p, centre_.data(), i, lower, upper);
+                const double z = centre_[i] - w_[i];
+                state_[i] = lower == upper || z <= lower ? kLower : z >= upper ? kUpper : kFree;
+                if (indexed && !frozen_ && lower == upper && state_[static_cast<uint32_t>(p.findex[i])] == kFree) {
+                    state_[i] = kFree;
+                }
             }
         }
-    }
+    };
+    start_states();
+    bool restarted = false;
     factored_state_.assign(n, -1);  // nothing factored yet
     factored_couplings_.clear();
     uint32_t best_wrong = UINT32_MAX, grace = 3, no_gain = 0;
@@ -329,13 +333,15 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
             continue;
         }
         // Neither the residual nor the count of wrong rows improved for 16
-        // iterations: the friction couplings make the pivoting cycle; the
-        // frozen problem around the last answer breaks the cycle.
-        if (no_gain >= 16 && !frozen_) {
-            std::swap(centre_, answer_);
-            std::swap(w_, answer_w_);
-            std::swap(v_, answer_v_);
-            freeze();
+        // iterations: the pivoting cycles (the friction couplings, or a warm
+        // start far from the answer: contacts that changed their ids). Once,
+        // it starts again cold: the frictionless problem first (frozen zero
+        // friction bounds), which does not cycle, then the couplings.
+        if (no_gain >= 16 && !restarted) {
+            restarted = true;
+            std::fill(centre_.begin(), centre_.end(), 0.0);
+            finish_answer(centre_.data(), w_.data(), v_.data());
+            start_states();
             best_wrong = UINT32_MAX, grace = 3, no_gain = 0;
             continue;
         }

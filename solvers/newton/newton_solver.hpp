@@ -27,7 +27,12 @@
 // wrong (a free row outside its bounds, a held row pulled away from its
 // bound) changes at once while that reduces their count, else only the
 // last one (Murty's rule). The first states are the natural map's at the
-// warm start, so a resting pile takes one factorization.
+// warm start, so a resting pile takes one factorization. With the friction
+// couplings, or from a warm start far from the answer, the pivoting can
+// cycle; from a cold start (no normal impulse known), and once after such a
+// stall, the friction bounds are frozen at zero: the frictionless problem,
+// a boxed problem with a symmetric H where Murty's rule ends; once it is
+// solved the couplings come back from its states.
 //
 // Rows with d_i = 0 (rigid joints) or tiny d_i get a proximal term
 // rho_i (x_i - c_i)^2 / 2 with d_i + rho_i = proximal * A_ii, around a centre
