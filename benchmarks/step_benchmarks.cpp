@@ -189,6 +189,7 @@ struct ContactScene {
     // pile with a solver that needs seconds per step would take minutes.
     std::string warmup_solver;
     double step_budget = 0.0;  // s (WorldSettings::step_budget), 0 = none
+    uint32_t threads = 0;      // WorldSettings::threads (0: automatic)
 };
 
 // solver "": the defaults (the engine's choice per island, also for the
@@ -202,6 +203,7 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
     WorldSettings settings;
     settings.timestep = scene.timestep;
     settings.step_budget = scene.step_budget;
+    settings.threads = scene.threads;
     const SolverChoice choice{solver, nlohmann::json::object()};
     if (!defaults) {
         settings.solver =
@@ -327,6 +329,8 @@ void register_all() {
     const ContactScene pyramid120_budget{[](World& w) { build_pyramid(w, 15); }, 1.0 / 60.0, 1, "", 2e-3};
     // The first 10 steps of the drop (a rain of spheres, many small islands).
     const ContactScene drop{build_spheres, 1.0 / 60.0, 0, ""};
+    ContactScene drop_1thread = drop;  // the same on the calling thread only (islands in parallel: compare)
+    drop_1thread.threads = 1;
     // The pile: 20 steps of PGS (0.33 s: the spheres have landed and form
     // one island of ~8000 rows) before the timed steps. Settling for 2-3 s
     // is out of reach: PGS already takes 5-14 s per step there (see
@@ -342,6 +346,7 @@ void register_all() {
         {"contact/spheres1000_drop/defaults", drop, "", 10, false},
         {"contact/spheres1000_drop/dantzig", drop, "pivot.solver.dantzig", 10, false},
         {"contact/spheres1000_drop/pgs", drop, "pivot.solver.pgs", 10, false},
+        {"contact/spheres1000_drop/pgs_1thread", drop_1thread, "pivot.solver.pgs", 10, false},
         {"contact/pyramid120/defaults", pyramid120, "", 0, false},
         // Slow for now: the budget is spent before the first (cold) step is
         // solved, the pyramid falls and its contacts multiply (docs/benchmarks.md).

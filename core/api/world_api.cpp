@@ -188,6 +188,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         if (s.divergence_energy != 0.0) ws.divergence_energy = std::max(s.divergence_energy, 0.0);
         if (s.divergence_joint_error != 0.0) ws.divergence_joint_error = std::max(s.divergence_joint_error, 0.0);
         ws.step_budget = s.step_budget;  // checked by World
+        ws.threads = s.threads;
         *world = wrap(engine, std::make_unique<pivot::World>(e.registry, ws));
     });
 }

@@ -94,6 +94,24 @@ bool LcpSolverChain::primary_reads_factored() const {
     return stages_.front().instance.plugin().has(PIVOT_SOLVER_CAP_FACTORED);
 }
 
+std::unique_ptr<LcpSolverChain> LcpSolverChain::clone() const {
+    auto copy = std::unique_ptr<LcpSolverChain>(new LcpSolverChain(*this, CloneTag{}));
+    return copy;
+}
+
+LcpSolverChain::LcpSolverChain(const LcpSolverChain& other, CloneTag)
+    : registry_(other.registry_), acceptance_(other.acceptance_) {
+    for (const Stage& stage : other.stages_) {
+        stages_.push_back(Stage{stage.id, stage.options, stage.instance.clone(), 0, 0});
+    }
+}
+
+bool LcpSolverChain::deterministic() const {
+    return std::all_of(stages_.begin(), stages_.end(), [](const Stage& stage) {
+        return stage.instance.plugin().has(PIVOT_SOLVER_CAP_DETERMINISTIC);
+    });
+}
+
 bool LcpSolverChain::reads_mass_blocks() const {
     for (const Stage& stage : stages_) {
         if (stage.instance.plugin().has(PIVOT_SOLVER_CAP_MASS_BLOCKS)) return true;

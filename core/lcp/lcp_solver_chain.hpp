@@ -19,6 +19,7 @@
 // warm. Failures are counted and described for telemetry; nothing allocates
 // after warm-up on the success path.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,12 @@ public:
     void set_primary(SolverChoice primary);
     void set_fallbacks(std::vector<SolverChoice> fallbacks);
     void set_acceptance(double acceptance) { acceptance_ = acceptance; }
+    // A chain of the same solvers with instances of its own (the plugins'
+    // clone()), for another thread. Throws when a solver cannot be cloned.
+    std::unique_ptr<LcpSolverChain> clone() const;
+    // Whether every solver of the chain declares DETERMINISTIC (same input,
+    // same bits out): then which instance solves a problem does not matter.
+    bool deterministic() const;
 
     const std::string& primary_id() const;
     // Whether the primary solver reads the dense matrix (else CSC): the
@@ -99,6 +106,8 @@ public:
     static std::string incompatibility(const PluginRecord& solver, const LcpProblem& problem);
 
 private:
+    struct CloneTag {};
+    LcpSolverChain(const LcpSolverChain& other, CloneTag);
     struct Stage {
         std::string id;
         nlohmann::json options;  // as given, to recognize a repeated solver

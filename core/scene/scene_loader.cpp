@@ -89,7 +89,7 @@ private:
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
-                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "step_budget"});
+                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "step_budget", "threads"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -146,6 +146,11 @@ private:
             const double seconds = v->number();
             if (!(seconds >= 0.0 && std::isfinite(seconds))) v->fail(fmt::format("must be a finite number of seconds >= 0, got {}", seconds));
             settings.step_budget = seconds;
+        }
+        if (auto v = s.optional("threads")) {
+            const double n = v->number();
+            if (!(n >= 0.0 && n <= 64.0 && n == std::floor(n))) v->fail(fmt::format("must be a whole number 0..64, got {}", n));
+            settings.threads = static_cast<uint32_t>(n);
         }
         const JsonAt options_at = s.optional("solver_options").value_or(at);
         at_pointer(options_at, [&] {

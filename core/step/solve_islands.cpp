@@ -18,6 +18,7 @@
 
 #include "common/error.hpp"
 #include "common/logging.hpp"
+#include "common/worker_pool.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 #include "step/dense_cholesky.hpp"
 #include "step/step_stages.hpp"
@@ -378,6 +379,34 @@ void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepS
     }
 }
 
+namespace {
+
+// What the islands' task needs (WorkerPool::Task's context).
+struct IslandSolveTask {
+    const StepSolvers* solvers;
+    StepScratch* scratch;
+    const std::vector<uint32_t>* islands;  // the islands to solve, by index
+    double budget;                         // s, 0 = none
+    std::chrono::steady_clock::time_point deadline;
+};
+
+// Solves one island with the chains of `worker` into its own x and report.
+void solve_one_island(void* context, uint32_t worker, uint32_t index) {
+    const auto& task = *static_cast<const IslandSolveTask*>(context);
+    StepScratch& s = *task.scratch;
+    const uint32_t island = (*task.islands)[index];
+    // What the budget leaves this island (at least a token: a solver
+    // that honours budgets then returns its warm start's answer).
+    const double left =
+        task.budget > 0.0
+            ? std::max(std::chrono::duration<double>(task.deadline - std::chrono::steady_clock::now()).count(), 1e-9)
+            : 0.0;
+    s.island_reports[island] =
+        task.solvers->for_island(s, island, worker).solve(s.problems[island], s.island_x[island], true, left);
+}
+
+}  // namespace
+
 void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
     // The step budget: the solves end when the stages after them would
     // overrun it (WorldSettings::step_budget).
@@ -386,32 +415,51 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                                              std::chrono::duration<double>(budget - s.after_solve_seconds));
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
+    if (s.island_x.size() < s.island_count) s.island_x.resize(s.island_count);
+    if (s.island_reports.size() < s.island_count) s.island_reports.resize(s.island_count);
+
+    // The warm starts: last step's impulses of the same joint row slots and
+    // contacts (looked up by contact id in the contact stage).
+    s.parallel_islands.clear();
+    s.serial_islands.clear();
     for (uint32_t island = 0; island < s.island_count; ++island) {
         LcpProblem& p = s.problems[island];
         const uint32_t first = s.island_row_start[island];
-        // Warm start: last step's impulses of the same joint row slots.
-        s.x.resize(p.n);
+        std::vector<double>& x = s.island_x[island];
+        x.resize(p.n);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             if (row.contact >= 0) {
-                // Looked up by contact id in the contact stage.
-                s.x[k] = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
-                                                 row.slot];
+                x[k] = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
+                                               row.slot];
                 continue;
             }
             const JointGroup& jg = model.joint_groups[row.joint_group];
-            s.x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
+            x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
         }
         if (model.lcp_observer) model.lcp_observer(island, p);
+        // On the pool: islands whose answer depends on the island only
+        // (deterministic solvers) and that call no friction plugin back
+        // (cone projections run on the step's thread).
+        const bool shareable = solvers.pool != nullptr && !p.has_blocks() && solvers.for_island(s, island).deterministic();
+        (shareable ? s.parallel_islands : s.serial_islands).push_back(island);
+    }
+    IslandSolveTask task{&solvers, &s, &s.serial_islands, budget, deadline};
+    for (uint32_t k = 0; k < s.serial_islands.size(); ++k) solve_one_island(&task, 0, k);
+    task.islands = &s.parallel_islands;
+    if (solvers.pool != nullptr) {
+        solvers.pool->run(static_cast<uint32_t>(s.parallel_islands.size()), solve_one_island, &task);
+        s.statistics.pooled_islands = static_cast<uint32_t>(s.parallel_islands.size());
+    }
+
+    // The answers, in island order.
+    for (uint32_t island = 0; island < s.island_count; ++island) {
+        const LcpProblem& p = s.problems[island];
+        const uint32_t first = s.island_row_start[island];
+        const ChainReport& report = s.island_reports[island];
+        std::vector<double>& x = s.island_x[island];
         if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
         if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;
-        // What the budget leaves this island (at least a token: a solver
-        // that honours budgets then returns its warm start's answer).
-        const double left =
-            budget > 0.0
-                ? std::max(std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count(), 1e-9)
-                : 0.0;
-        const ChainReport report = solvers.for_island(s, island).solve(p, s.x, true, left);
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
         if (!report.solved && report.approximate && report.budget_exhausted) {
@@ -428,23 +476,23 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                           report.approximate ? fmt::format("the best answer (residual {:.3g}) is used", report.residual)
                                              : std::string("its constraints are skipped for this step"),
                           report.failures.empty() ? "" : report.failures.back());
-            if (!report.approximate) std::fill(s.x.begin(), s.x.end(), 0.0);
+            if (!report.approximate) std::fill(x.begin(), x.end(), 0.0);
         }
         s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             if (row.contact >= 0) {
                 s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows + row.slot] =
-                    s.x[k];
+                    x[k];
             } else {
                 const JointGroup& jg = model.joint_groups[row.joint_group];
-                s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = s.x[k];
+                s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = x[k];
             }
             for (uint32_t b = 0; b < row.block_count; ++b) {
                 const MassBlock& block = model.blocks[row.blocks[b].block];
                 const double* w = s.response.data() + row.blocks[b].response;
                 double* v = s.v_next.data() + block.v_offset;
-                for (uint32_t i = 0; i < block.nv; ++i) v[i] += w[i] * s.x[k];
+                for (uint32_t i = 0; i < block.nv; ++i) v[i] += w[i] * x[k];
             }
         }
     }

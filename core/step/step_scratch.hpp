@@ -11,6 +11,7 @@
 #include "collision/collision_world.hpp"
 #include "step/chain_matrix.hpp"
 #include "lcp/lcp_problem.hpp"
+#include "lcp/lcp_solver_chain.hpp"
 #include "world/world.hpp"
 
 namespace pivot {
@@ -156,7 +157,13 @@ struct StepScratch {
         double value;
     };
     std::vector<ColumnEntry> column_entries;  // CSC assembly: one column, sorted
-    std::vector<double> x;         // solution of the island being solved
+    std::vector<double> x;         // solution of the island being solved (projection stage)
+    // The solve stage: per island its x (warm start in, answer out) and the
+    // chain's report; which islands go to the pool and which stay on the
+    // step's thread (solve_islands.cpp).
+    std::vector<std::vector<double>> island_x;
+    std::vector<ChainReport> island_reports;
+    std::vector<uint32_t> parallel_islands, serial_islands;
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv
     std::vector<double> q_next;  // model.nq

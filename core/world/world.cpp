@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/worker_pool.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "plugin_host/parameters.hpp"
 #include "step/step_scratch.hpp"
@@ -118,6 +119,9 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     }
     require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
     require_nonnegative(settings.step_budget, "step_budget", " s");
+    if (settings.threads > 64) {
+        throw Error(fmt::format("settings.threads: must be 0 (automatic) .. 64, got {}", settings.threads));
+    }
     model_.settings = std::move(settings);
     solver_ = std::make_unique<LcpSolverChain>(registry, model_.settings.solver, model_.settings.fallback,
                                                model_.settings.solver_acceptance);
@@ -985,6 +989,28 @@ void World::make_island_chains() {
     };
     direct_ = make("pivot.solver.direct", model_.settings.direct_islands);
     newton_ = make("pivot.solver.newton", model_.settings.newton_islands);
+    worker_chains_.clear();  // cloned again from these at the next step
+    worker_chain_owner_.clear();
+}
+
+void World::prepare_workers() {
+    const uint32_t threads = WorkerPool::threads_for(model_.settings.threads);
+    if (threads < 2 || !scratch_ || scratch_->island_count < 2) return;
+    if (!pool_) pool_ = std::make_unique<WorkerPool>(threads);
+    if (!worker_chains_.empty()) return;
+    // Per thread beyond the calling one, clones of the three chains.
+    for (uint32_t w = 1; w < pool_->size(); ++w) {
+        IslandChains chains;
+        const auto own = [&](const std::unique_ptr<LcpSolverChain>& chain) -> LcpSolverChain* {
+            if (!chain) return nullptr;
+            worker_chain_owner_.push_back(chain->clone());
+            return worker_chain_owner_.back().get();
+        };
+        chains.chain = own(solver_);
+        chains.direct = own(direct_);
+        chains.newton = own(newton_);
+        worker_chains_.push_back(chains);
+    }
 }
 
 void World::set_solver(const SolverChoice& solver) {

@@ -171,6 +171,7 @@ struct StepStatistics {
     uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
     uint32_t newton_islands = 0;   // islands given to the Newton solver (WorldSettings::newton_islands)
     uint32_t budget_limited = 0;   // islands whose solve the step budget cut short (best answer applied)
+    uint32_t pooled_islands = 0;   // islands solved on the worker pool (WorldSettings::threads)
     uint32_t solver_iterations = 0;
     double solver_residual_max = 0.0;
     double max_joint_error = 0.0;  // m or rad
@@ -292,6 +293,17 @@ struct WorldState {
 };
 
 struct StepScratch;  // core/step/step_scratch.hpp
+
+class WorkerPool;
+
+// One thread's solver chains for the islands (the world's, or its clones
+// for a pool thread): the world's solver, and the direct and Newton chains
+// (null when off).
+struct IslandChains {
+    LcpSolverChain* chain = nullptr;
+    LcpSolverChain* direct = nullptr;
+    LcpSolverChain* newton = nullptr;
+};
 
 class World {
 public:
@@ -415,6 +427,14 @@ private:
     std::unique_ptr<LcpSolverChain> direct_;
     std::unique_ptr<LcpSolverChain> newton_;
     void make_island_chains();
+    // The islands' threads (WorldSettings::threads): the pool, started with
+    // the first step after one that had two islands or more, and for each
+    // thread beyond the calling one its own clones of the chains (made again
+    // when the chains change).
+    std::unique_ptr<WorkerPool> pool_;
+    std::vector<std::unique_ptr<LcpSolverChain>> worker_chain_owner_;
+    std::vector<IslandChains> worker_chains_;
+    void prepare_workers();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread

@@ -46,6 +46,15 @@ struct WorldSettings {
     // no fallback starts once it is spent, and the island counts in
     // StepStatistics::budget_limited, not as a failure.
     double step_budget = 0.0;
+    // Threads that solve a step's islands (the calling one included): 0 =
+    // the machine's hardware threads, at most 4; 1 = the calling thread
+    // only. The pool starts with the first step that has two islands to
+    // share. Whatever the count, a world's steps are bitwise the same: each
+    // island's answer depends on the island only (solvers that declare
+    // DETERMINISTIC, one instance per thread; islands with cone projections
+    // stay on the calling thread) and the answers are applied in island
+    // order (docs/engine.md "Islands in parallel").
+    uint32_t threads = 0;
     std::string rigid_body_element = "pivot.element.rigid_body";
     nlohmann::json rigid_body_options = nlohmann::json::object();  // e.g. {"gyroscopic": "implicit"}
     double contact_margin = 0.01;            // m: contacts with a gap up to this are rows (speculative)

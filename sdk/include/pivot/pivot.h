@@ -142,6 +142,12 @@ typedef struct pivot_world_settings {
                                      best answer (statistics: budget_limited).
                                      0: none (every island solved to the
                                      acceptance, however long it takes)      */
+    uint32_t threads;             /* threads that solve a step's islands, the
+                                     calling one included: 0 = the machine's
+                                     hardware threads, at most 4; 1 = the
+                                     calling thread only. The steps are
+                                     bitwise the same whatever the count     */
+    uint32_t reserved3;           /* zero */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 

@@ -109,7 +109,9 @@
  *   (created through pivot_instance_functions) or in host-owned arrays that
  *   are passed in. A plugin has no mutable global state.
  * - Calls on one instance never overlap; calls on different instances may
- *   run concurrently on different threads (worlds stepped in parallel).
+ *   run concurrently on different threads (worlds stepped in parallel; a
+ *   world's islands solved on its worker threads, each thread with its own
+ *   solver instances made by clone()).
  * - The host callbacks (pivot_host) may be called from any thread.
  *
  * ==========================================================================
