@@ -240,8 +240,14 @@ pivot_status NewtonSolver::solve(const pivot_lcp_problem* problem, const pivot_s
                 if (indexed != (pass == 1)) continue;
                 double lower = lower_[i], upper = upper_[i];
                 if (!frozen_) sdk::row_bounds(p, centre_.data(), i, lower, upper);
-                const double z = centre_[i] - w_[i];
-                state_[i] = lower == upper || z <= lower ? kLower : z >= upper ? kUpper : kFree;
+                // A row at a bound whose w is zero to the tolerance (friction
+                // at its limit without slipping, a contact touching with
+                // no force) stays held: the natural map alone would free it
+                // by the rounding of w, and pivoting would hold it again.
+                const double xi = centre_[i], wi = w_[i], z = xi - wi, tol = parameters_.tolerance;
+                state_[i] = lower == upper || z <= lower || (xi <= lower && wi >= -tol) ? kLower
+                            : z >= upper || (xi >= upper && wi <= tol)                   ? kUpper
+                                                                                         : kFree;
                 if (indexed && !frozen_ && lower == upper && state_[static_cast<uint32_t>(p.findex[i])] == kFree) {
                     state_[i] = kFree;
                 }
