@@ -289,6 +289,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     }
 
     // One build() per friction instance; rows chained to element velocities.
+    const auto contact_rows_begin = static_cast<uint32_t>(s.rows.size());
     pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
                          {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     for (size_t f = 0; f < model.friction_instances.size(); ++f) {
@@ -373,7 +374,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                         for (int q = 0; q < 6; ++q) sum += d[q] * jp[q + 6 * col];
                         s.jacobian.push_back(sign * sum);
                     }
-                    add_row_block(model, s, row, e, offset);
+                    add_row_block(model, s, row, e, offset, false);  // responses below, batched
                 }
                 s.rows.push_back(row);
             }
@@ -407,6 +408,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
             }
         }
     }
+    // The rows' responses Mbar^-1 J^T, a contact's rows through their
+    // bodies' factors together (solve_row_responses batches rows on the
+    // same blocks).
+    solve_row_responses(model, s, contact_rows_begin, static_cast<uint32_t>(s.rows.size()));
 }
 
 }  // namespace pivot
