@@ -58,6 +58,11 @@ void convert_matrix(const LcpProblem& from, bool dense, LcpProblem& to) {
     if (!dense && !to.has_sparse()) to.make_sparse();
 }
 
+// What is left of a time budget (s) since `start`.
+double seconds_left(double budget, std::chrono::steady_clock::time_point start) {
+    return budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 const char* solve_status_name(uint32_t status) { return status_text(status); }
@@ -95,8 +100,7 @@ bool LcpSolverChain::primary_reads_factored() const {
 }
 
 std::unique_ptr<LcpSolverChain> LcpSolverChain::clone() const {
-    auto copy = std::unique_ptr<LcpSolverChain>(new LcpSolverChain(*this, CloneTag{}));
-    return copy;
+    return std::unique_ptr<LcpSolverChain>(new LcpSolverChain(*this, CloneTag{}));
 }
 
 LcpSolverChain::LcpSolverChain(const LcpSolverChain& other, CloneTag)
@@ -168,8 +172,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
         // The budget left for this solver (the chain's budget is one).
         double left = 0.0;
         if (time_budget > 0.0) {
-            left = time_budget -
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+            left = seconds_left(time_budget, start_time);
             if (left <= 0.0) {
                 report.budget_exhausted = true;
                 if (have_best_ || !stage.instance.plugin().has(PIVOT_SOLVER_CAP_TIME_BUDGET)) {
@@ -301,7 +304,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
     for (uint32_t round = 1; round <= kMaxFrictionRounds; ++round) {
         double left = 0.0;  // the rounds share the solver's budget
         if (time_budget > 0.0) {
-            left = time_budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+            left = seconds_left(time_budget, start_time);
             if (left <= 0.0 && round > 1) {
                 report.status = PIVOT_SOLVE_TIME_BUDGET;
                 report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: the time "

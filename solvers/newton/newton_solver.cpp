@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include <pivot/solver_support.hpp>
 
@@ -127,15 +125,7 @@ void NewtonSolver::velocities_of(const double* x, double* v) const {
 double NewtonSolver::finish_answer(double* x, double* w, double* v) {
     const pivot_lcp_problem& p = *p_;
     const uint32_t n = p.n;
-    for (int pass = 0; pass < 2; ++pass) {  // normal rows first: the friction bounds use them
-        for (uint32_t i = 0; i < n; ++i) {
-            const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
-            if (indexed != (pass == 1)) continue;
-            double lower = 0.0, upper = 0.0;
-            sdk::row_bounds(p, x, i, lower, upper);
-            x[i] = std::min(upper, std::max(lower, x[i]));
-        }
-    }
+    sdk::clamp_to_own_bounds(p, x);
     velocities_of(x, v);
     for (uint32_t i = 0; i < n; ++i) w[i] = row_dot(*f_, i, v) + f_->diagonal[i] * x[i] + p.b[i];
     return sdk::natural_map_residual(p, x, w);

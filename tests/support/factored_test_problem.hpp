@@ -110,6 +110,26 @@ private:
     std::vector<double> jacobian_, response_;
 };
 
+// n values uniform in [-1, 1] (right-hand sides b).
+inline std::vector<double> random_values(uint32_t n, uint32_t seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<double> values(n);
+    for (double& v : values) v = uniform(random);
+    return values;
+}
+
+// Bounds of joint limits and force-bounded motors on tree_rows' 15 rows:
+// boxes [-0.2, 0.2] on every third row, one-sided [0, inf) on rows 1, 6,
+// 11, and row 14 fixed at 0.1.
+inline void set_limits_and_motors(LcpProblem& p) {
+    for (uint32_t i = 0; i < p.n; ++i) {
+        if (i % 3 == 0) p.lo[i] = -0.2, p.hi[i] = 0.2;
+        if (i % 5 == 1) p.lo[i] = 0.0;
+        if (i == 14) p.lo[i] = p.hi[i] = 0.1;
+    }
+}
+
 // The rows of a tree of 5 rigid bodies (blocks of 6) on ball joints, 3 rows
 // per joint with random Jacobians: body 0 hangs from the world, bodies 1, 2
 // and 3 from body 0, body 4 from body 1 (so body 0 carries a clique of 12

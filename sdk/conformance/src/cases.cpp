@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "lcp/lcp_file.hpp"
+#include "pivot/solver_support.hpp"
 #include "pivot/conformance/kit.hpp"
 #include "pivot/conformance/problems.hpp"
 #include "pivot/conformance/random.hpp"
@@ -275,14 +276,7 @@ CaseResult warm_start_from_poor_guess(const Session& s) {
     Random random(4242);
     std::vector<double> guess(given.n);
     for (double& v : guess) v = random.uniform(-10.0, 10.0);
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t i = 0; i < given.n; ++i) {
-            const int32_t j = given.findex.empty() ? -1 : given.findex[i];
-            if ((j >= 0) != (pass == 1)) continue;
-            const double scale = j >= 0 ? std::abs(guess[static_cast<size_t>(j)]) : 1.0;
-            guess[i] = std::clamp(guess[i], given.lo[i] * scale, given.hi[i] * scale);
-        }
-    }
+    sdk::clamp_to_own_bounds(given.view(), guess.data());
     const Attempt a = s.solve(s.instance(given), given, &guess);
     const Outcome o = solved_outcome(s, given, a);
     return CaseResult::of({o.verdict, "warm start from a poor guess: " + o.detail});

@@ -168,6 +168,21 @@ inline void row_bounds(const pivot_lcp_problem& p, const double* x, uint32_t i, 
     }
 }
 
+// x within its own bounds: rows without a friction index first, then the
+// friction rows within lo_i |x_j| .. hi_i |x_j| of the normal impulses just
+// clamped (the answer a solver may hand back as usable).
+inline void clamp_to_own_bounds(const pivot_lcp_problem& p, double* x) {
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t i = 0; i < p.n; ++i) {
+            const bool indexed = p.findex != nullptr && p.findex[i] >= 0;
+            if (indexed != (pass == 1)) continue;
+            double lower = 0.0, upper = 0.0;
+            row_bounds(p, x, i, lower, upper);
+            x[i] = std::min(upper, std::max(lower, x[i]));
+        }
+    }
+}
+
 // w = A x + b (dense if given, else CSC).
 inline void multiply(const pivot_lcp_problem& p, const double* x, double* w) {
     std::copy(p.b, p.b + p.n, w);

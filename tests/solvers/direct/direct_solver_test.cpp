@@ -24,14 +24,6 @@ namespace {
 
 const char* const kDirect = "pivot.solver.direct";
 
-std::vector<double> right_hand_side(uint32_t n, uint32_t seed) {
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::vector<double> b(n);
-    for (double& v : b) v = uniform(random);
-    return b;
-}
-
 Eigen::VectorXd dense_solution(const FactoredTestProblem& t) {
     return t.dense_a.ldlt().solve(-Eigen::Map<const Eigen::VectorXd>(t.p.b.data(), t.p.n));
 }
@@ -53,7 +45,7 @@ TEST(DirectDescriptor, ReadsTheFactoredFormAndCscButNoFrictionIndex) {
 
 TEST(DirectTree, SolvesATreeOfJointsFromTheFactoredForm) {
     FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(3), std::vector<double>(15, 0.0), 5);
-    t.p.b = right_hand_side(15, 9);
+    t.p.b = random_values(15, 9);
     PluginInstance solver = make_solver(kDirect);
     const Solution s = solve(solver, t.p);
     ASSERT_TRUE(s.result.ok()) << s.result.message;
@@ -68,7 +60,7 @@ TEST(DirectTree, KeepsThePatternAndTakesNewValues) {
     PluginInstance solver = make_solver(kDirect);
     for (uint32_t seed : {5u, 6u, 7u}) {  // same structure, other masses and Jacobians
         FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 1e-4), seed);
-        t.p.b = right_hand_side(15, seed + 100);
+        t.p.b = random_values(15, seed + 100);
         const Solution s = solve(solver, t.p);
         ASSERT_TRUE(s.result.ok()) << s.result.message;
         EXPECT_LE(difference(s.x, dense_solution(t)), 1e-10) << "seed " << seed;
@@ -91,13 +83,8 @@ TEST(DirectBounds, PrincipalPivotingAgreesWithDantzig) {
     PluginInstance dantzig = make_solver("pivot.solver.dantzig", {{"tolerance", 1e-12}});
     for (uint32_t seed : {1u, 2u, 3u, 4u}) {
         FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 0.0), seed);
-        t.p.b = right_hand_side(15, seed + 50);
-        // Limits and force-bounded motors: boxes, one-sided bounds, a fixed row.
-        for (uint32_t i = 0; i < 15; ++i) {
-            if (i % 3 == 0) t.p.lo[i] = -0.2, t.p.hi[i] = 0.2;
-            if (i % 5 == 1) t.p.lo[i] = 0.0;
-            if (i == 14) t.p.lo[i] = t.p.hi[i] = 0.1;
-        }
+        t.p.b = random_values(15, seed + 50);
+        set_limits_and_motors(t.p);  // boxes, one-sided bounds, a fixed row
         const Solution s = solve(direct, t.p);
         ASSERT_TRUE(s.result.ok()) << s.result.message;
         EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;
@@ -119,7 +106,7 @@ TEST(DirectSingular, DependentRowsFailCleanlyForTheNextSolver) {
     auto rows = tree_rows(3);
     rows.push_back(rows[4]);
     FactoredTestProblem t({6, 6, 6, 6, 6}, rows, std::vector<double>(16, 0.0), 5);
-    t.p.b = right_hand_side(16, 9);
+    t.p.b = random_values(16, 9);
     PluginInstance solver = make_solver(kDirect);
     const Solution s = solve(solver, t.p);
     EXPECT_FALSE(s.result.ok());
@@ -129,7 +116,7 @@ TEST(DirectSingular, DependentRowsFailCleanlyForTheNextSolver) {
 
 TEST(DirectInput, FrictionIndicesAreRefusedAsUnsupported) {
     FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(3), std::vector<double>(15, 0.0), 5);
-    t.p.b = right_hand_side(15, 9);
+    t.p.b = random_values(15, 9);
     t.p.lo[1] = -0.5, t.p.hi[1] = 0.5;
     t.p.lo[0] = 0.0;
     t.p.findex[1] = 0;

@@ -27,14 +27,6 @@ namespace {
 
 const char* const kNewton = "pivot.solver.newton";
 
-std::vector<double> random_values(uint32_t n, uint32_t seed) {
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::vector<double> b(n);
-    for (double& v : b) v = uniform(random);
-    return b;
-}
-
 double difference(const std::vector<double>& x, const Eigen::VectorXd& y) {
     return (Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())) - y).cwiseAbs().maxCoeff();
 }
@@ -117,11 +109,7 @@ TEST(NewtonBounds, AgreesWithDantzigOnLimitsAndMotors) {
     for (uint32_t seed : {1u, 2u, 3u, 4u}) {
         FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 1e-6), seed);
         t.p.b = random_values(15, seed + 50);
-        for (uint32_t i = 0; i < 15; ++i) {
-            if (i % 3 == 0) t.p.lo[i] = -0.2, t.p.hi[i] = 0.2;
-            if (i % 5 == 1) t.p.lo[i] = 0.0;
-            if (i == 14) t.p.lo[i] = t.p.hi[i] = 0.1;
-        }
+        set_limits_and_motors(t.p);
         const Solution s = solve(newton, t.p);
         ASSERT_TRUE(s.result.ok()) << s.result.message;
         EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;
