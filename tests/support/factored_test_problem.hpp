@@ -155,4 +155,49 @@ inline std::vector<std::vector<TestRowBlock>> tree_rows(uint32_t seed) {
     return rows;
 }
 
+// Contacts between 6 bodies (blocks of 6) and the world: per contact a
+// normal row (x >= 0) and two friction rows bounded by mu = 0.5 times its
+// impulse, with random unit-scale Jacobians, a small diagonal (the
+// step's contact regularization) and b < 0 on most normal rows (bodies
+// pressed together), so that rows are free, at zero and at their
+// friction bounds.
+struct ContactTestProblem {
+    explicit ContactTestProblem(uint32_t seed) : t({6, 6, 6, 6, 6, 6}, rows(seed), std::vector<double>(36, 1e-5), seed) {
+        std::mt19937 random(seed + 7);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        for (uint32_t c = 0; c < 12; ++c) {
+            const uint32_t normal = 3 * c;
+            t.p.lo[normal] = 0.0;
+            t.p.b[normal] = c % 4 == 3 ? 0.3 : -std::abs(uniform(random));
+            for (uint32_t k = 1; k <= 2; ++k) {
+                t.p.lo[normal + k] = -0.5;
+                t.p.hi[normal + k] = 0.5;
+                t.p.findex[normal + k] = static_cast<int32_t>(normal);
+                t.p.b[normal + k] = uniform(random);
+            }
+        }
+        t.p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE;
+    }
+    static std::vector<std::vector<TestRowBlock>> rows(uint32_t seed) {
+        std::mt19937 random(seed);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        const auto side = [&](uint32_t block) {
+            TestRowBlock rb{block, 0, std::vector<double>(6)};
+            for (double& v : rb.jacobian) v = uniform(random);
+            return rb;
+        };
+        std::vector<std::vector<TestRowBlock>> out;
+        for (uint32_t c = 0; c < 12; ++c) {
+            const uint32_t a = c % 6, b = (c * 5 + 1) % 6;
+            for (int k = 0; k < 3; ++k) {
+                std::vector<TestRowBlock> row{side(a)};
+                if (c % 3 != 0 && b != a) row.push_back(side(b));  // every third contact is with the world
+                out.push_back(row);
+            }
+        }
+        return out;
+    }
+    FactoredTestProblem t;
+};
+
 }  // namespace pivot::test

@@ -31,51 +31,6 @@ double difference(const std::vector<double>& x, const Eigen::VectorXd& y) {
     return (Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())) - y).cwiseAbs().maxCoeff();
 }
 
-// Contacts between 6 bodies (blocks of 6) and the world: per contact a
-// normal row (x >= 0) and two friction rows bounded by mu = 0.5 times its
-// impulse, with random unit-scale Jacobians, a small diagonal (the
-// step's contact regularization) and b < 0 on most normal rows (bodies
-// pressed together), so that rows are free, at zero and at their
-// friction bounds.
-struct ContactProblem {
-    explicit ContactProblem(uint32_t seed) : t({6, 6, 6, 6, 6, 6}, rows(seed), std::vector<double>(36, 1e-5), seed) {
-        std::mt19937 random(seed + 7);
-        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-        for (uint32_t c = 0; c < 12; ++c) {
-            const uint32_t normal = 3 * c;
-            t.p.lo[normal] = 0.0;
-            t.p.b[normal] = c % 4 == 3 ? 0.3 : -std::abs(uniform(random));
-            for (uint32_t k = 1; k <= 2; ++k) {
-                t.p.lo[normal + k] = -0.5;
-                t.p.hi[normal + k] = 0.5;
-                t.p.findex[normal + k] = static_cast<int32_t>(normal);
-                t.p.b[normal + k] = uniform(random);
-            }
-        }
-        t.p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE;
-    }
-    static std::vector<std::vector<TestRowBlock>> rows(uint32_t seed) {
-        std::mt19937 random(seed);
-        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-        const auto side = [&](uint32_t block) {
-            TestRowBlock rb{block, 0, std::vector<double>(6)};
-            for (double& v : rb.jacobian) v = uniform(random);
-            return rb;
-        };
-        std::vector<std::vector<TestRowBlock>> out;
-        for (uint32_t c = 0; c < 12; ++c) {
-            const uint32_t a = c % 6, b = (c * 5 + 1) % 6;
-            for (int k = 0; k < 3; ++k) {
-                std::vector<TestRowBlock> row{side(a)};
-                if (c % 3 != 0 && b != a) row.push_back(side(b));  // every third contact is with the world
-                out.push_back(row);
-            }
-        }
-        return out;
-    }
-    FactoredTestProblem t;
-};
-
 TEST(NewtonDescriptor, ReadsTheFactoredFormWithMassBlocks) {
     const PluginRecord& record = first_party_registry().require(PIVOT_KIND_SOLVER, kNewton);
     for (uint64_t cap : {PIVOT_SOLVER_CAP_FACTORED, PIVOT_SOLVER_CAP_MASS_BLOCKS, PIVOT_SOLVER_CAP_BOXED,
@@ -128,7 +83,7 @@ TEST(NewtonFriction, ContactsWithFrictionIndicesAreSolvedExactly) {
     PluginInstance solver = make_solver(kNewton);
     uint32_t at_bound = 0, free_friction = 0;
     for (uint32_t seed = 1; seed <= 8; ++seed) {
-        ContactProblem c(seed);
+        ContactTestProblem c(seed);
         const Solution s = solve(solver, c.t.p);
         ASSERT_TRUE(s.result.ok()) << "seed " << seed << ": " << s.result.message;
         EXPECT_EQ(s.report.status, PIVOT_SOLVE_CONVERGED) << "seed " << seed << ": " << s.report.message;
@@ -149,7 +104,7 @@ TEST(NewtonFriction, ContactsWithFrictionIndicesAreSolvedExactly) {
 }
 
 TEST(NewtonBudget, AnExhaustedBudgetGivesTheBestAnswerSoFar) {
-    ContactProblem c(3);
+    ContactTestProblem c(3);
     PluginInstance solver = make_solver(kNewton);
     const Solution s = solve(solver, c.t.p, nullptr, 1e-12);
     EXPECT_EQ(s.report.status, PIVOT_SOLVE_TIME_BUDGET);

@@ -1,0 +1,324 @@
+#include "velocity_gauss_seidel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <pivot/solver_support.hpp>
+
+namespace pivot::velocity_pgs {
+
+namespace {
+
+using sdk::set_message;
+
+inline bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
+
+}  // namespace
+
+Parameters parameters_from(const double* values, uint32_t count) {
+    Parameters p;
+    if (count > 0) p.max_iterations = static_cast<uint32_t>(values[0]);
+    if (count > 1) p.tolerance = values[1];
+    if (count > 2) p.relaxation = values[2];
+    if (count > 3) p.time_budget = values[3];
+    if (count > 4) p.check_interval = std::max<uint32_t>(1, static_cast<uint32_t>(values[4]));
+    return p;
+}
+
+void VelocityGaussSeidel::reserve(uint32_t n, uint32_t /*nnz: A is never formed*/) {
+    inverse_diagonal_.reserve(n);
+    block_step_.reserve(n);
+    w_.reserve(n);
+    before_.reserve(n);
+    packed_rows_.reserve(24 * static_cast<size_t>(n));
+    packed_blocks_.reserve(2 * static_cast<size_t>(n));
+}
+
+double VelocityGaussSeidel::row_w(const pivot_lcp_problem& p, uint32_t i, const double* x) const {
+    const pivot_factored_problem& f = *f_;
+    double s = p.b[i] + f.diagonal[i] * x[i];
+    if (packed_) {
+        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
+        const double* ua = u_.data() + packed_blocks_[2 * i];
+        const double* ub = u_.data() + packed_blocks_[2 * i + 1];
+        for (uint32_t c = 0; c < 6; ++c) s += r[c] * ua[c] + r[12 + c] * ub[c];
+        return s;
+    }
+    for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+        const pivot_row_block& rb = f.row_blocks[e];
+        const double* j = f.jacobian + rb.jacobian_offset;
+        const double* u = u_.data() + f.block_start[rb.block] + rb.first;
+        for (uint32_t c = 0; c < rb.count; ++c) s += j[c] * u[c];
+    }
+    return s;
+}
+
+void VelocityGaussSeidel::add_response(uint32_t i, double delta) {
+    const pivot_factored_problem& f = *f_;
+    if (packed_) {
+        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
+        double* ua = u_.data() + packed_blocks_[2 * i];
+        double* ub = u_.data() + packed_blocks_[2 * i + 1];
+        for (uint32_t c = 0; c < 6; ++c) {
+            ua[c] += r[6 + c] * delta;
+            ub[c] += r[18 + c] * delta;
+        }
+        return;
+    }
+    for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+        const pivot_row_block& rb = f.row_blocks[e];
+        const double* r = f.response + rb.response_offset;
+        double* u = u_.data() + f.block_start[rb.block];
+        const uint32_t size = f.block_start[rb.block + 1] - f.block_start[rb.block];
+        for (uint32_t c = 0; c < size; ++c) u[c] += r[c] * delta;
+    }
+}
+
+bool VelocityGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report& report) {
+    const pivot_solve_status valid = sdk::validate_problem(p, false, false, report.message);
+    if (valid != PIVOT_SOLVE_CONVERGED) {
+        report.status = valid;
+        return false;
+    }
+    if (!sdk::has_factored_form(p)) {
+        set_message(report.message, "this solver reads the factored form (ABI 1.4), which the problem does not have");
+        report.status = PIVOT_SOLVE_UNSUPPORTED;
+        return false;
+    }
+    const pivot_factored_problem& f = *p.factored;
+    f_ = &f;
+    const uint32_t n = p.n;
+    for (uint32_t e = 0; e < f.row_block_start[n]; ++e) {
+        const pivot_row_block& rb = f.row_blocks[e];
+        if (rb.block >= f.block_count ||
+            rb.first + rb.count > f.block_start[rb.block + 1] - f.block_start[rb.block]) {
+            set_message(report.message, "factored form: row block %u acts on velocities %u..%u of block %u of %u", e,
+                        rb.first, rb.first + rb.count, rb.block, f.block_count);
+            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+            return false;
+        }
+    }
+    if (p.block_count > 0) {
+        const uint32_t* first = p.block_first_row;
+        bool ordered = first != nullptr && p.project != nullptr && first[p.block_count] <= n;
+        for (uint32_t k = 0; ordered && k < p.block_count; ++k) ordered = first[k] < first[k + 1];
+        if (!ordered) {
+            set_message(report.message, "block projection: %u blocks need a project function and ascending first "
+                                        "rows within 0..%u", p.block_count, n);
+            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+            return false;
+        }
+        block_begin_ = first[0];
+        block_end_ = first[p.block_count];
+    } else {
+        block_begin_ = block_end_ = n;
+    }
+    // The workspace grows only for a problem larger than any before (the
+    // velocities are not known to reserve()).
+    inverse_diagonal_.resize(n);
+    w_.resize(n);
+    before_.resize(n);
+    block_step_.resize(p.block_count);
+    u_.resize(f.block_start[f.block_count] + 6);  // + the zeros of packed rows on one block
+    packed_ = pack(p);
+    // A(i, j) = d_i [i = j] + sum over the blocks rows i and j share of
+    // J_i,k . W_j,k (plugin_solver.h).
+    const auto a = [&](uint32_t i, uint32_t j) {
+        double s = i == j ? f.diagonal[i] : 0.0;
+        for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+            const pivot_row_block& ri = f.row_blocks[e];
+            for (uint32_t g = f.row_block_start[j]; g < f.row_block_start[j + 1]; ++g) {
+                const pivot_row_block& rj = f.row_blocks[g];
+                if (rj.block != ri.block) continue;
+                const double* jac = f.jacobian + ri.jacobian_offset;
+                const double* r = f.response + rj.response_offset + ri.first;
+                for (uint32_t c = 0; c < ri.count; ++c) s += jac[c] * r[c];
+            }
+        }
+        return s;
+    };
+    for (uint32_t i = 0; i < n; ++i) {
+        const double a_ii = a(i, i);
+        if (!(a_ii > 0.0)) {
+            set_message(report.message,
+                        "row %u: diagonal A(%u,%u) = %g is not positive (Gauss-Seidel divides by it)", i, i, i, a_ii);
+            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+            return false;
+        }
+        inverse_diagonal_[i] = parameters_.relaxation / a_ii;
+    }
+    // Block k moves as a whole with step 1 / rho_k, rho_k >= the largest
+    // eigenvalue of A_BB (Gershgorin), as in pivot.solver.pgs.
+    for (uint32_t k = 0; k < p.block_count; ++k) {
+        double rho = 0.0;
+        for (uint32_t i = p.block_first_row[k]; i < p.block_first_row[k + 1]; ++i) {
+            double row_sum = 0.0;
+            for (uint32_t j = p.block_first_row[k]; j < p.block_first_row[k + 1]; ++j) row_sum += std::abs(a(i, j));
+            rho = std::max(rho, row_sum);
+        }
+        block_step_[k] = parameters_.relaxation / rho;  // rho >= the positive diagonal
+    }
+    return true;
+}
+
+bool VelocityGaussSeidel::pack(const pivot_lcp_problem& p) {
+    const pivot_factored_problem& f = *f_;
+    for (uint32_t i = 0; i < p.n; ++i) {
+        const uint32_t blocks = f.row_block_start[i + 1] - f.row_block_start[i];
+        if (blocks < 1 || blocks > 2) return false;
+        for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+            const pivot_row_block& rb = f.row_blocks[e];
+            if (rb.first != 0 || rb.count != 6 || f.block_start[rb.block + 1] - f.block_start[rb.block] != 6) {
+                return false;
+            }
+        }
+    }
+    packed_rows_.assign(24 * static_cast<size_t>(p.n), 0.0);
+    packed_blocks_.assign(2 * static_cast<size_t>(p.n), f.block_start[f.block_count]);
+    for (uint32_t i = 0; i < p.n; ++i) {
+        double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
+        for (uint32_t e = f.row_block_start[i], side = 0; e < f.row_block_start[i + 1]; ++e, ++side) {
+            const pivot_row_block& rb = f.row_blocks[e];
+            std::copy(f.jacobian + rb.jacobian_offset, f.jacobian + rb.jacobian_offset + 6, r + 12 * side);
+            std::copy(f.response + rb.response_offset, f.response + rb.response_offset + 6, r + 12 * side + 6);
+            packed_blocks_[2 * i + side] = f.block_start[rb.block];
+        }
+    }
+    return true;
+}
+
+void VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
+    const auto update_row = [&](uint32_t i) {
+        double lower = 0.0, upper = 0.0;
+        sdk::row_bounds(p, x, i, lower, upper);
+        const double xi = x[i];
+        const double target = std::min(upper, std::max(lower, xi - row_w(p, i, x) * inverse_diagonal_[i]));
+        if (target != xi) {
+            x[i] = target;
+            add_response(i, target - xi);
+        }
+    };
+    for (uint32_t i = 0; i < block_begin_; ++i) update_row(i);
+    for (uint32_t k = 0; k < p.block_count; ++k) {
+        const uint32_t begin = p.block_first_row[k];
+        const uint32_t end = p.block_first_row[k + 1];
+        for (uint32_t i = begin; i < end; ++i) w_[i] = row_w(p, i, x);
+        for (uint32_t i = begin; i < end; ++i) {
+            before_[i] = x[i];
+            x[i] -= block_step_[k] * w_[i];
+        }
+        // A failed projection shows in residual(), which projects again.
+        p.project(p.project_context, k, 1, x);
+        for (uint32_t i = begin; i < end; ++i) {
+            if (x[i] != before_[i]) add_response(i, x[i] - before_[i]);
+        }
+    }
+    for (uint32_t i = block_end_; i < p.n; ++i) update_row(i);
+}
+
+bool VelocityGaussSeidel::residual(const pivot_lcp_problem& p, const double* x, double& value) {
+    value = 0.0;
+    for (uint32_t i = 0; i < p.n; ++i) w_[i] = row_w(p, i, x);
+    for (uint32_t i = 0; i < p.n; ++i) {
+        if (i == block_begin_) i = block_end_;
+        if (i >= p.n) break;
+        double lower = 0.0, upper = 0.0;
+        sdk::row_bounds(p, x, i, lower, upper);
+        const double d = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w_[i])));
+        if (!(d <= value)) value = d;  // NaN included
+    }
+    if (p.block_count == 0) return true;
+    // Block rows: |x_B - P_B(x_B - w_B)|.
+    for (uint32_t i = block_begin_; i < block_end_; ++i) before_[i] = x[i] - w_[i];
+    if (!usable(p.project(p.project_context, 0, p.block_count, before_.data()))) return false;
+    for (uint32_t i = block_begin_; i < block_end_; ++i) {
+        const double d = std::abs(x[i] - before_[i]);
+        if (!(d <= value)) value = d;
+    }
+    return true;
+}
+
+pivot_status VelocityGaussSeidel::solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
+                                        double* x, double* w, pivot_solve_report* report) {
+    const sdk::Stopwatch clock;
+    if (report == nullptr) return PIVOT_ERROR;
+    report->status = PIVOT_SOLVE_INVALID_PROBLEM;
+    report->iterations = 0;
+    report->reserved = 0;
+    report->residual = 0.0;
+    report->time_seconds = 0.0;
+    report->message[0] = '\0';
+    if (problem == nullptr || options == nullptr || (problem->n > 0 && x == nullptr)) {
+        set_message(report->message, "no problem, options or x given");
+        return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+    }
+    const pivot_lcp_problem& p = *problem;
+    if (p.n == 0) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
+    if ((options->flags & PIVOT_SOLVE_WARM_START) != 0) {
+        for (uint32_t i = 0; i < p.n; ++i) {
+            if (!std::isfinite(x[i])) {
+                set_message(report->message, "warm start x[%u] = %g is not finite", i, x[i]);
+                return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+            }
+        }
+    } else {
+        std::fill(x, x + p.n, 0.0);
+    }
+    if (!prepare(p, *report)) return sdk::finish(report, static_cast<pivot_solve_status>(report->status), 0, 0.0,
+                                                 clock.seconds());
+    f_ = p.factored;
+    // The warm start within its own bounds, and u = W x.
+    sdk::clamp_to_own_bounds(p, x);
+    std::fill(u_.begin(), u_.end(), 0.0);  // the packed rows' 6 zeros at the end stay 0 (W_b = 0)
+    for (uint32_t i = 0; i < p.n; ++i) {
+        if (x[i] != 0.0) add_response(i, x[i]);
+    }
+    const double budget = options->time_budget_seconds > 0.0 ? options->time_budget_seconds : parameters_.time_budget;
+    double r = HUGE_VAL;
+    if (!residual(p, x, r)) {
+        set_message(report->message, "the block projection failed");
+        return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, 0, HUGE_VAL, clock.seconds());
+    }
+    pivot_solve_status status = PIVOT_SOLVE_CONVERGED;
+    uint32_t sweeps = 0;
+    while (r > parameters_.tolerance) {
+        if (sweeps >= parameters_.max_iterations) {
+            status = PIVOT_SOLVE_MAX_ITERATIONS;
+            break;
+        }
+        if (budget > 0.0 && clock.seconds() >= budget) {
+            status = PIVOT_SOLVE_TIME_BUDGET;
+            break;
+        }
+        sweep(p, x);
+        ++sweeps;
+        if (sweeps % parameters_.check_interval == 0 || sweeps == parameters_.max_iterations) {
+            if (!residual(p, x, r)) {
+                set_message(report->message, "the block projection failed");
+                return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, sweeps, HUGE_VAL, clock.seconds());
+            }
+            if (!std::isfinite(r)) {
+                set_message(report->message, "the iterate diverged (residual %g after %u sweeps)", r, sweeps);
+                return sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, sweeps, r, clock.seconds());
+            }
+        }
+    }
+    if (status != PIVOT_SOLVE_CONVERGED) {
+        // The answer: x within its own bounds (a friction row ahead of its
+        // normal row may lag its bound by one update), judged as it is.
+        for (uint32_t i = 0; i < p.n; ++i) before_[i] = x[i];
+        sdk::clamp_to_own_bounds(p, x);
+        for (uint32_t i = 0; i < p.n; ++i) {
+            if (x[i] != before_[i]) add_response(i, x[i] - before_[i]);
+        }
+        if (!residual(p, x, r)) r = HUGE_VAL;
+        set_message(report->message, "%s after %u sweeps, natural-map residual %.3g",
+                    status == PIVOT_SOLVE_MAX_ITERATIONS ? "stopped at max_iterations" : "time budget spent", sweeps,
+                    r);
+    }
+    if (w != nullptr) std::copy(w_.begin(), w_.begin() + p.n, w);
+    f_ = nullptr;
+    return sdk::finish(report, status, sweeps, r, clock.seconds());
+}
+
+}  // namespace pivot::velocity_pgs

@@ -1,0 +1,248 @@
+// pivot.solver.velocity_pgs against references: sweep for sweep the same
+// iterates as pivot.solver.pgs on the assembled A (the claim of the
+// method: Gauss-Seidel on A with A never formed); converged answers on
+// trees of joints (against a dense solve), on limits and motors (against
+// Dantzig) and on contacts with friction indices (the host's residual);
+// cone-like block projections; warm start, budget and refused input.
+//
+// Tolerances: the iterates of the two forms differ only by rounding
+// (w_i = b_i + d_i x_i + J_i u against w updated column by column), about
+// 1e-15 relative per operation and amplified by at most the sweeps'
+// contraction over 30 sweeps: 1e-10 on unit-scale impulses is far above
+// that and far below any real difference (a wrong response or a missed
+// diagonal changes x in the first digit). Converged answers stop at a
+// natural-map residual of 1e-10 (the tolerance set here), so x is within
+// cond(A) * 1e-10 <= 1e-7 of the dense solution (condition 1e1-1e3,
+// FactoredTestProblem).
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "factored_test_problem.hpp"
+#include "solver_test_support.hpp"
+
+namespace pivot::test {
+namespace {
+
+const char* const kVelocityPgs = "pivot.solver.velocity_pgs";
+
+nlohmann::json converging() { return {{"tolerance", 1e-10}, {"max_iterations", 1000000}}; }
+
+TEST(VelocityPgsDescriptor, ReadsTheFactoredFormOnly) {
+    const PluginRecord& record = first_party_registry().require(PIVOT_KIND_SOLVER, kVelocityPgs);
+    for (uint64_t cap : {PIVOT_SOLVER_CAP_FACTORED, PIVOT_SOLVER_CAP_BOXED, PIVOT_SOLVER_CAP_FRICTION_INDEX,
+                         PIVOT_SOLVER_CAP_STANDARD_LCP, PIVOT_SOLVER_CAP_WARM_START, PIVOT_SOLVER_CAP_TIME_BUDGET,
+                         PIVOT_SOLVER_CAP_BLOCK_PROJECTION, PIVOT_SOLVER_CAP_DETERMINISTIC}) {
+        EXPECT_TRUE(record.has(cap)) << cap;
+    }
+    EXPECT_FALSE(record.has(PIVOT_SOLVER_CAP_DENSE));
+    EXPECT_FALSE(record.has(PIVOT_SOLVER_CAP_SPARSE));
+    EXPECT_FALSE(record.has(PIVOT_SOLVER_CAP_MASS_BLOCKS));
+}
+
+TEST(VelocityPgsIterates, SweepForSweepThoseOfGaussSeidelOnTheAssembledMatrix) {
+    for (uint32_t seed : {1u, 2u, 3u}) {
+        ContactTestProblem c(seed);
+        LcpProblem assembled = c.t.p;
+        assembled.make_sparse();
+        assembled.factored = false;
+        for (uint32_t sweeps : {1u, 7u, 30u}) {
+            const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}),
+                                     c.t.p);
+            const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
+                                                                      {"tolerance", 0.0},
+                                                                      {"subspace_minimization", false}}),
+                                     assembled);
+            ASSERT_TRUE(v.result.ok()) << v.result.message;
+            ASSERT_TRUE(a.result.ok()) << a.result.message;
+            EXPECT_EQ(v.report.iterations, sweeps);
+            double largest = 0.0;
+            for (uint32_t i = 0; i < c.t.p.n; ++i) {
+                EXPECT_NEAR(v.x[i], a.x[i], 1e-10) << "seed " << seed << ", " << sweeps << " sweeps, row " << i;
+                largest = std::max(largest, std::abs(a.x[i]));
+            }
+            EXPECT_GT(largest, 0.1) << "the problems load the contacts";
+        }
+    }
+}
+
+// Rows on a block of 12 velocities (a cable's: its Jacobians act on 6 of
+// them from `first`), so the solver's general layout, not the packed one of
+// rigid bodies, is exercised: 6 rows between a body and the cable, 3 on the
+// cable alone, 3 on the body alone; bounds and friction indices as contacts.
+TEST(VelocityPgsIterates, TheGeneralLayoutMatchesGaussSeidelOnTheAssembledMatrix) {
+    for (uint32_t seed : {4u, 5u}) {
+        std::mt19937 random(seed);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        const auto side = [&](uint32_t block, uint32_t first) {
+            TestRowBlock rb{block, first, std::vector<double>(6)};
+            for (double& v : rb.jacobian) v = uniform(random);
+            return rb;
+        };
+        std::vector<std::vector<TestRowBlock>> rows;
+        for (uint32_t k = 0; k < 12; ++k) {
+            if (k < 6) rows.push_back({side(0, 0), side(1, 3 * (k % 3))});
+            else if (k < 9) rows.push_back({side(1, 6)});
+            else rows.push_back({side(0, 0)});
+        }
+        FactoredTestProblem t({6, 12}, rows, std::vector<double>(12, 1e-3), seed);
+        t.p.b = random_values(12, seed + 3);
+        for (uint32_t c = 0; c < 4; ++c) {  // contacts: a normal row and two friction rows each
+            t.p.lo[3 * c] = 0.0;
+            for (uint32_t k = 1; k <= 2; ++k) {
+                t.p.lo[3 * c + k] = -0.5;
+                t.p.hi[3 * c + k] = 0.5;
+                t.p.findex[3 * c + k] = static_cast<int32_t>(3 * c);
+            }
+        }
+        LcpProblem assembled = t.p;
+        assembled.make_sparse();
+        assembled.factored = false;
+        const uint32_t sweeps = 25;
+        const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}), t.p);
+        const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
+                                                                  {"tolerance", 0.0},
+                                                                  {"subspace_minimization", false}}),
+                                 assembled);
+        ASSERT_TRUE(v.result.ok()) << v.result.message;
+        ASSERT_TRUE(a.result.ok()) << a.result.message;
+        double largest = 0.0;
+        for (uint32_t i = 0; i < 12; ++i) {
+            EXPECT_NEAR(v.x[i], a.x[i], 1e-10) << "seed " << seed << ", row " << i;
+            largest = std::max(largest, std::abs(a.x[i]));
+        }
+        EXPECT_GT(largest, 0.1);
+    }
+}
+
+TEST(VelocityPgsJoints, RigidRowsConvergeToTheDenseSolution) {
+    PluginInstance solver = make_solver(kVelocityPgs, converging());
+    for (uint32_t seed : {3u, 4u, 5u}) {
+        FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 0.0), seed);
+        t.p.b = random_values(15, seed + 9);
+        const Solution s = solve(solver, t.p);
+        ASSERT_TRUE(s.result.ok()) << s.result.message;
+        EXPECT_EQ(s.report.status, PIVOT_SOLVE_CONVERGED);
+        EXPECT_LE(s.result.residual, 1e-10);
+        const Eigen::VectorXd reference = t.dense_a.ldlt().solve(-Eigen::Map<const Eigen::VectorXd>(t.p.b.data(), 15));
+        for (uint32_t i = 0; i < 15; ++i) EXPECT_NEAR(s.x[i], reference[i], 1e-7) << "seed " << seed << " row " << i;
+    }
+}
+
+TEST(VelocityPgsBounds, AgreesWithDantzigOnLimitsAndMotors) {
+    PluginInstance solver = make_solver(kVelocityPgs, converging());
+    PluginInstance dantzig = make_solver("pivot.solver.dantzig", {{"tolerance", 1e-12}});
+    for (uint32_t seed : {1u, 2u, 3u, 4u}) {
+        FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 1e-6), seed);
+        t.p.b = random_values(15, seed + 50);
+        set_limits_and_motors(t.p);
+        const Solution s = solve(solver, t.p);
+        ASSERT_TRUE(s.result.ok()) << s.result.message;
+        EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;
+        LcpProblem dense = t.p;
+        dense.make_dense();
+        dense.factored = false;
+        const Solution reference = solve(dantzig, dense);
+        ASSERT_TRUE(reference.result.ok()) << reference.result.message;
+        for (uint32_t i = 0; i < 15; ++i) EXPECT_NEAR(s.x[i], reference.x[i], 1e-7) << "seed " << seed << " row " << i;
+    }
+}
+
+TEST(VelocityPgsFriction, ContactsWithFrictionIndicesConverge) {
+    PluginInstance solver = make_solver(kVelocityPgs, converging());
+    for (uint32_t seed = 1; seed <= 8; ++seed) {
+        ContactTestProblem c(seed);
+        const Solution s = solve(solver, c.t.p);
+        ASSERT_TRUE(s.result.ok()) << "seed " << seed << ": " << s.result.message;
+        EXPECT_EQ(s.report.status, PIVOT_SOLVE_CONVERGED) << "seed " << seed << ": " << s.report.message;
+        EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;  // the host's own residual
+        // Warm started at its own answer: no sweep.
+        const Solution warm = solve(solver, c.t.p, &s.x);
+        ASSERT_TRUE(warm.result.ok());
+        EXPECT_EQ(warm.report.iterations, 0u) << "seed " << seed;
+    }
+}
+
+// A disc bound on each contact's friction rows, |(x_t1, x_t2)| <= mu x_n:
+// the circular cone's projection (normal clamped at 0 first), as a
+// friction model's project() would give it.
+pivot_status project_discs(void* context, uint32_t first_block, uint32_t block_count, double* x) {
+    const double mu = *static_cast<const double*>(context);
+    for (uint32_t k = first_block; k < first_block + block_count; ++k) {
+        double* c = x + 3 * k;
+        c[0] = std::max(0.0, c[0]);
+        const double norm = std::hypot(c[1], c[2]);
+        if (norm > mu * c[0]) {
+            c[1] *= mu * c[0] / norm;
+            c[2] *= mu * c[0] / norm;
+        }
+    }
+    return PIVOT_OK;
+}
+
+TEST(VelocityPgsCone, BlockProjectionsConvergeToTheConeProblemsAnswer) {
+    double mu = 0.5;
+    PluginInstance solver = make_solver(kVelocityPgs, converging());
+    for (uint32_t seed = 1; seed <= 4; ++seed) {
+        ContactTestProblem c(seed);
+        LcpProblem& p = c.t.p;
+        std::fill(p.findex.begin(), p.findex.end(), -1);
+        std::fill(p.lo.begin(), p.lo.end(), -HUGE_VAL);
+        std::fill(p.hi.begin(), p.hi.end(), HUGE_VAL);
+        p.block_first_row.clear();
+        for (uint32_t k = 0; k <= 12; ++k) p.block_first_row.push_back(3 * k);
+        p.project = project_discs;
+        p.project_context = &mu;
+        const Solution s = solve(solver, p);
+        ASSERT_TRUE(s.result.ok()) << "seed " << seed << ": " << s.result.message;
+        EXPECT_EQ(s.report.status, PIVOT_SOLVE_CONVERGED) << "seed " << seed << ": " << s.report.message;
+        // x = P(x - w) on every block: the fixed point of the projection,
+        // recomputed here from the dense A.
+        Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(s.x.data(), 36);
+        Eigen::VectorXd y = x - (c.t.dense_a * x + Eigen::Map<const Eigen::VectorXd>(p.b.data(), 36));
+        project_discs(&mu, 0, 12, y.data());
+        EXPECT_LE((x - y).cwiseAbs().maxCoeff(), 1e-9) << "seed " << seed;
+        uint32_t sliding = 0;
+        for (uint32_t k = 0; k < 12; ++k) {
+            if (x[3 * k] > 1e-6 && std::hypot(x[3 * k + 1], x[3 * k + 2]) > mu * x[3 * k] * (1 - 1e-9)) ++sliding;
+        }
+        EXPECT_GT(sliding, 0u) << "seed " << seed << ": some contacts slide (on the cone's surface)";
+    }
+}
+
+TEST(VelocityPgsBudget, BudgetAndSweepCapGiveAUsableAnswer) {
+    ContactTestProblem c(3);
+    const Solution s = solve(make_solver(kVelocityPgs), c.t.p, nullptr, 1e-12);
+    EXPECT_EQ(s.report.status, PIVOT_SOLVE_TIME_BUDGET);
+    EXPECT_TRUE(s.result.ok()) << "a usable answer: finite, within its bounds: " << s.result.message;
+    const Solution capped = solve(make_solver(kVelocityPgs, {{"max_iterations", 3}, {"tolerance", 0.0}}), c.t.p);
+    EXPECT_EQ(capped.report.status, PIVOT_SOLVE_MAX_ITERATIONS);
+    EXPECT_EQ(capped.report.iterations, 3u);
+    EXPECT_TRUE(capped.result.ok()) << capped.result.message;
+    // Its reported residual is the host's (the same x, the same map).
+    EXPECT_NEAR(capped.report.residual, capped.result.residual, 1e-12);
+}
+
+TEST(VelocityPgsInput, ProblemsWithoutTheFactoredFormAreRefused) {
+    FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(3), std::vector<double>(15, 0.0), 5);
+    t.p.b = random_values(15, 9);
+    LcpProblem dense = t.p;  // a problem from a file: no factored form
+    dense.make_dense();
+    dense.factored = false;
+    const Solution s = solve(make_solver(kVelocityPgs), dense);
+    EXPECT_FALSE(s.result.ok());
+    EXPECT_EQ(s.report.status, PIVOT_SOLVE_UNSUPPORTED);
+    // A row with no Jacobian and no diagonal cannot be divided by.
+    LcpProblem empty_row = t.p;
+    empty_row.row_blocks[0].count = 0;
+    empty_row.row_blocks[1].count = 0;
+    const Solution e = solve(make_solver(kVelocityPgs), empty_row);
+    EXPECT_EQ(e.report.status, PIVOT_SOLVE_INVALID_PROBLEM);
+    EXPECT_NE(std::string(e.report.message).find("row 0"), std::string::npos) << e.report.message;
+}
+
+}  // namespace
+}  // namespace pivot::test
