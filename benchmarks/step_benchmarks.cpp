@@ -195,6 +195,48 @@ void build_spheres(World& world) {
     }
 }
 
+// The peer harness's S3 scene (its common.h, spheres): 1000 spheres (r =
+// 0.05 m, 0.1 kg) from a 9 x 9 grid per layer (0.11 m apart, +-4 mm of
+// deterministic jitter) dropped into an open box 1 m x 1 m inside, walls
+// 0.1 m thick and 2 m tall (static boxes), mu = 0.5; h = 10 ms.
+void build_sphere_box(World& world) {
+    add_ground(world);
+    const double inner = 1.0, wall = 0.1, height = 2.0;
+    const double off = inner / 2 + wall / 2, span = inner + 2 * wall;
+    const std::array<std::array<double, 6>, 4> walls = {{{wall, span, height, off, 0, height / 2},
+                                                         {wall, span, height, -off, 0, height / 2},
+                                                         {span, wall, height, 0, off, height / 2},
+                                                         {span, wall, height, 0, -off, height / 2}}};
+    for (const auto& w : walls) {
+        ShapeDescription box;
+        box.type = "box";
+        box.size = {w[0], w[1], w[2]};
+        box.position = {w[3], w[4], w[5]};
+        world.add_static_shape(box);
+    }
+    uint32_t seed = 12345u;  // the harness's generator, so the same grid
+    const auto random = [&]() {
+        seed = seed * 1664525u + 1013904223u;
+        return (seed >> 8) * (1.0 / 16777216.0);
+    };
+    const double r = 0.05, m = 0.1, inertia = 0.4 * m * r * r;
+    for (int i = 0; i < 1000; ++i) {
+        const int layer = i / 81, k = i % 81, ix = k % 9, iy = k / 9;
+        BodyDescription b;
+        b.name = "sphere" + std::to_string(i);
+        b.mass = m;
+        b.inertia = {inertia, 0, 0, 0, inertia, 0, 0, 0, inertia};
+        b.position[0] = (ix - 4) * 0.11 + (random() - 0.5) * 0.008;
+        b.position[1] = (iy - 4) * 0.11 + (random() - 0.5) * 0.008;
+        b.position[2] = 0.10 + 0.11 * layer;
+        ShapeDescription sphere;
+        sphere.type = "sphere";
+        sphere.radius = r;
+        b.shapes.push_back(sphere);
+        world.add_body(b);
+    }
+}
+
 struct ContactScene {
     std::function<void(World&)> build;
     double timestep = 1.0 / 60.0;
@@ -353,6 +395,9 @@ void register_all() {
     // is out of reach: PGS already takes 5-14 s per step there (see
     // docs/benchmarks.md).
     const ContactScene pile{build_spheres, 1.0 / 60.0, 20, "pivot.solver.pgs"};
+    // The harness's S3 pile after 5 s (500 steps of h = 10 ms: settled, one
+    // island of ~10 000 rows), as its last 500 steps measure it.
+    const ContactScene sphere_box{build_sphere_box, 0.01, 500, ""};
     const std::vector<Entry> entries = {
         {"contact/stack10/defaults", stack, "", 0, false},
         {"contact/stack10/dantzig", stack, "pivot.solver.dantzig", 0, false},
@@ -373,6 +418,7 @@ void register_all() {
         {"contact/pyramid120/dantzig", pyramid120, "pivot.solver.dantzig", 1, true},
         {"contact/pyramid120/pgs", pyramid120, "pivot.solver.pgs", 2, true},
         {"contact/spheres1000_pile/defaults", pile, "", 0, false},
+        {"contact/spheres_box_s3/defaults", sphere_box, "", 100, false},
         {"contact/spheres1000_pile/dantzig", pile, "pivot.solver.dantzig", 1, true},
         {"contact/spheres1000_pile/pgs", pile, "pivot.solver.pgs", 2, true},
     };

@@ -176,6 +176,7 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
         ws.direct_islands = s.solver == nullptr;  // a named solver takes every island
         ws.newton_islands = s.solver == nullptr;
+        if (s.solver != nullptr) ws.large_island_rows = 0;  // large islands too
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));

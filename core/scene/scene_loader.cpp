@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -89,7 +90,8 @@ private:
         const JsonObject s(at, {"timestep", "gravity", "solver", "solver_options", "fallback", "plugin_paths",
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
-                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "step_budget", "threads"});
+                                "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "large_island_rows", "large_island_sweeps",
+                                "step_budget", "threads"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -122,6 +124,7 @@ private:
             settings.solver.id = solver_id(*v);
             settings.direct_islands = false;  // a named solver takes every island
             settings.newton_islands = false;
+            settings.large_island_rows = 0;
         }
         if (auto v = s.optional("solver_options")) {
             v->expect_object();
@@ -139,9 +142,20 @@ private:
             settings.solver.id = id;
             settings.direct_islands = false;
             settings.newton_islands = false;
+            settings.large_island_rows = 0;
         }
         if (auto v = s.optional("direct_islands")) settings.direct_islands = v->boolean();
         if (auto v = s.optional("newton_islands")) settings.newton_islands = v->boolean();
+        for (auto [key, field, least] : {std::tuple{"large_island_rows", &settings.large_island_rows, 0.0},
+                                         std::tuple{"large_island_sweeps", &settings.large_island_sweeps, 1.0}}) {
+            if (auto v = s.optional(key)) {
+                const double n = v->number();
+                if (!(n >= least && n <= 1e9 && n == std::floor(n))) {
+                    v->fail(fmt::format("must be a whole number {}..1e9, got {}", least, n));
+                }
+                *field = static_cast<uint32_t>(n);
+            }
+        }
         if (auto v = s.optional("step_budget")) {
             const double seconds = v->number();
             if (!(seconds >= 0.0 && std::isfinite(seconds))) v->fail(fmt::format("must be a finite number of seconds >= 0, got {}", seconds));

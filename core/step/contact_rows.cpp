@@ -121,9 +121,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.contact_points.clear();
     s.contact_coupling.clear();
     s.contact_jacobian.clear();
-    s.next_contact_ids.clear();
-    s.next_contact_impulses.clear();
-    s.next_contact_state.clear();
+    s.next_contact_ids.clear();  // the contacts' impulses and state: sized below, never shrunk
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     for (auto& b : s.friction_batches) b.contacts.clear();
     if (!s.collision_possible) return;
@@ -219,8 +217,21 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     // The friction models' input, grouped by instance.
     const double h = model.settings.timestep;
     s.next_contact_ids.resize(count);
-    s.next_contact_impulses.assign(static_cast<size_t>(count) * kRows, 0.0);
-    s.next_contact_state.assign(static_cast<size_t>(count) * kState, 0.0);
+    // Every contact has kRows impulse and kState state slots (the state's
+    // layout), of which the world's friction models use the first
+    // rows_used and state_used: only those are copied and cleared, the
+    // others stay zero (never written), so a pile of thousands of contacts
+    // does not move 80 values per contact three times a step.
+    uint32_t rows_used = 0, state_used = 0;
+    for (const PluginInstance& model_instance : model.friction_instances) {
+        rows_used = std::max(rows_used, std::min(model_instance.plugin().friction.max_rows_per_contact, kRows));
+        state_used = std::max(state_used, std::min(model_instance.plugin().friction.state_per_contact, kState));
+    }
+    s.contact_slots_used = {rows_used, state_used};
+    if (s.next_contact_impulses.size() < static_cast<size_t>(count) * kRows) {
+        s.next_contact_impulses.resize(static_cast<size_t>(count) * kRows);
+        s.next_contact_state.resize(static_cast<size_t>(count) * kState);
+    }
     s.contact_directions.resize(static_cast<size_t>(count) * kRows * 6);
     s.contact_explicit.resize(static_cast<size_t>(count) * 6);
     s.contact_tangents.resize(static_cast<size_t>(count) * 6);
@@ -252,12 +263,15 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         cp.effective_mass = normal_effective_mass(model, s, p, cp.normal);
         const long previous = previous_contact(state, c.id);
         s.next_contact_ids[i] = c.id;
+        double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
+        double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
         if (previous >= 0) {
-            std::copy_n(state.contact_impulses.data() + previous * kRows, kRows,
-                        s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows);
-            std::copy_n(state.contact_state.data() + previous * kState, kState,
-                        s.next_contact_state.data() + static_cast<size_t>(i) * kState);
+            std::copy_n(state.contact_impulses.data() + previous * kRows, rows_used, impulses);
+            std::copy_n(state.contact_state.data() + previous * kState, state_used, contact_state);
             for (int k = 0; k < 3; ++k) cp.previous_impulses[k] = state.contact_impulses[previous * kRows + k];
+        } else {
+            std::fill_n(impulses, rows_used, 0.0);
+            std::fill_n(contact_state, state_used, 0.0);
         }
         // Normal row: gap phi = -depth >= 0 closes at most phi/h in the step
         // (speculative). Newton restitution when the contact closes within

@@ -46,9 +46,10 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     for (uint32_t k = 0; k < contacts; ++k) {
         const uint32_t i = s.contact_order[k];
         state.contact_ids[k] = s.next_contact_ids[i];
-        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, kRows,
+        // The slots the friction models use (the others stay zero: contact_rows.cpp).
+        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, s.contact_slots_used[0],
                     state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
-        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, kState,
+        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used[1],
                     state.contact_state.data() + static_cast<size_t>(k) * kState);
     }
     state.time += h;

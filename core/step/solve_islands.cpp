@@ -340,12 +340,14 @@ void set_projection(const WorldModel& model, StepScratch& s, uint32_t island, Lc
 
 namespace {
 
-// Which chain solves island i (WorldSettings::direct_islands, newton_islands):
-// the direct one islands without friction indices and coupling blocks
-// (chains and trees of joints, limits, motors); the Newton one islands with
-// friction indices whose rows it can describe (no coupling blocks, no cone
-// projections, no cable blocks: piles, stacks, boxes on the ground);
-// the world's chain the rest.
+// Which chain solves island i (WorldSettings::direct_islands, newton_islands,
+// large_island_rows): the direct one islands without friction indices and
+// coupling blocks (chains and trees of joints, limits, motors); the
+// large-island one contact islands (friction indices or cone projections,
+// no coupling blocks) of more than large_island_rows rows; the Newton one
+// the other islands with friction indices whose rows it can describe (no
+// coupling blocks, no cone projections, no cable blocks: piles, stacks,
+// boxes on the ground); the world's chain the rest.
 StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepSolvers& solvers,
                                             const StepScratch& s, uint32_t island) {
     bool friction = false, coupled = false, projecting = false, cable = false;
@@ -361,6 +363,10 @@ StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepS
         for (uint32_t b = 0; b < row.block_count; ++b) cable = cable || model.blocks[row.blocks[b].block].chain;
     }
     if (coupled) return StepScratch::kIslandChain;
+    const uint32_t rows = s.island_row_start[island + 1] - s.island_row_start[island];
+    if ((friction || projecting) && solvers.large != nullptr && rows > model.settings.large_island_rows) {
+        return StepScratch::kIslandLarge;
+    }
     if (!friction) return solvers.direct != nullptr ? StepScratch::kIslandDirect : StepScratch::kIslandChain;
     return solvers.newton != nullptr && !projecting && !cable ? StepScratch::kIslandNewton : StepScratch::kIslandChain;
 }
@@ -460,11 +466,15 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
         std::vector<double>& x = s.island_x[island];
         if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
         if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;
+        const bool large = s.island_solver[island] == StepScratch::kIslandLarge;
+        if (large) ++s.statistics.large_islands;
         s.statistics.solver_iterations += report.iterations;
         if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
-        if (!report.solved && report.approximate && report.budget_exhausted) {
-            // Cut short by the step budget: the best answer is applied and
-            // its residual reported; not a failure.
+        if (!report.solved && report.approximate &&
+            (report.budget_exhausted || (large && report.status == PIVOT_SOLVE_MAX_ITERATIONS))) {
+            // Cut short by the step budget or by a large island's sweeps
+            // (its work budget): the best answer is applied and its
+            // residual reported; not a failure.
             ++s.statistics.budget_limited;
         } else if (!report.solved) {
             // Counted and logged. The best usable answer (finite, within its

@@ -42,8 +42,9 @@ void World::step() {
     StepScratch& s = *scratch_;
     prepare_workers();
     const bool pooled = pool_ && !worker_chains_.empty();
-    const StepSolvers solvers{*solver_, direct_.get(), newton_.get(), pooled ? pool_.get() : nullptr,
-                              pooled ? &worker_chains_ : nullptr};
+    const StepSolvers solvers{*solver_,           direct_.get(),
+                              newton_.get(),      large_.get(),
+                              pooled ? pool_.get() : nullptr, pooled ? &worker_chains_ : nullptr};
     s.after_solve_seconds = 0.0;  // the last step's stages after the solve, for the step budget
     for (StepStage k : {StepStage::integrate, StepStage::projection, StepStage::reports}) {
         s.after_solve_seconds += s.statistics.stage_seconds[static_cast<size_t>(k)];

@@ -2,6 +2,7 @@
 // Everything a step computes on the way, sized once per model (prepare) so
 // that a step allocates nothing after the first. Each stage of core/step/
 // reads the model and the state and writes only its own part of this.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -225,6 +226,7 @@ struct StepScratch {
     std::vector<uint64_t> next_contact_ids;
     std::vector<double> next_contact_impulses;
     std::vector<double> next_contact_state;
+    std::array<uint32_t, 2> contact_slots_used{};  // impulse and state slots the friction models use
     std::vector<uint32_t> contact_order;
     std::vector<ContactReport> contact_reports;
 
@@ -248,7 +250,7 @@ struct StepScratch {
     };
     std::vector<IslandMass> island_masses;
     std::vector<uint32_t> island_block_index;  // per mass block: its index in the island assembled, or UINT32_MAX
-    enum IslandSolver : uint8_t { kIslandChain = 0, kIslandDirect = 1, kIslandNewton = 2 };
+    enum IslandSolver : uint8_t { kIslandChain = 0, kIslandDirect = 1, kIslandNewton = 2, kIslandLarge = 3 };
     std::vector<uint8_t> island_solver;        // per island: which chain of StepSolvers solves it
 
     StepStatistics statistics;

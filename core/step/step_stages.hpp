@@ -10,26 +10,28 @@ namespace pivot {
 class LcpSolverChain;
 class WorkerPool;
 
-// The solvers of a step: the world's chain, and the direct and Newton
-// chains for the islands they take (WorldSettings::direct_islands,
-// newton_islands; null when off). assemble_islands decides which island
+// The solvers of a step: the world's chain, and the direct, Newton and
+// large-island chains for the islands they take (WorldSettings::
+// direct_islands, newton_islands, large_island_rows; null when off). assemble_islands decides which island
 // goes where (StepScratch::island_solver).
 // With a pool (WorldSettings::threads > 1), `workers` holds for each
-// thread beyond the calling one its own clones of the three chains
+// thread beyond the calling one its own clones of the four chains
 // (IslandChains, world.hpp).
 struct StepSolvers {
     LcpSolverChain& chain;
     LcpSolverChain* direct = nullptr;
     LcpSolverChain* newton = nullptr;
+    LcpSolverChain* large = nullptr;
     WorkerPool* pool = nullptr;                        // null: the calling thread only
     const std::vector<IslandChains>* workers = nullptr;  // [worker - 1] for workers >= 1
     // The chain of `worker` (0: the calling thread) for island i.
     LcpSolverChain& for_island(const StepScratch& scratch, uint32_t island, uint32_t worker = 0) const {
-        const IslandChains own{&chain, direct, newton};
+        const IslandChains own{&chain, direct, newton, large};
         const IslandChains& c = worker == 0 ? own : (*workers)[worker - 1];
         switch (scratch.island_solver[island]) {
             case StepScratch::kIslandDirect: return *c.direct;
             case StepScratch::kIslandNewton: return *c.newton;
+            case StepScratch::kIslandLarge: return *c.large;
             default: return *c.chain;
         }
     }

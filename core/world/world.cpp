@@ -989,6 +989,16 @@ void World::make_island_chains() {
     };
     direct_ = make("pivot.solver.direct", model_.settings.direct_islands);
     newton_ = make("pivot.solver.newton", model_.settings.newton_islands);
+    // Large islands: velocity PGS alone, its sweeps the island's work
+    // budget (no fallback: an exact solver on thousands of rows would take
+    // seconds); it stops early at a residual the chain accepts.
+    large_.reset();
+    if (model_.settings.large_island_rows > 0 && registry_->find("pivot.solver.velocity_pgs") != nullptr) {
+        const nlohmann::json options = {{"max_iterations", std::max<uint32_t>(model_.settings.large_island_sweeps, 1)},
+                                        {"tolerance", 0.5 * model_.settings.solver_acceptance}};
+        large_ = std::make_unique<LcpSolverChain>(*registry_, SolverChoice{"pivot.solver.velocity_pgs", options},
+                                                  std::vector<SolverChoice>{}, model_.settings.solver_acceptance);
+    }
     worker_chains_.clear();  // cloned again from these at the next step
     worker_chain_owner_.clear();
 }
@@ -998,7 +1008,7 @@ void World::prepare_workers() {
     if (threads < 2 || !scratch_ || scratch_->island_count < 2) return;
     if (!pool_) pool_ = std::make_unique<WorkerPool>(threads);
     if (!worker_chains_.empty()) return;
-    // Per thread beyond the calling one, clones of the three chains.
+    // Per thread beyond the calling one, clones of the four chains.
     for (uint32_t w = 1; w < pool_->size(); ++w) {
         IslandChains chains;
         const auto own = [&](const std::unique_ptr<LcpSolverChain>& chain) -> LcpSolverChain* {
@@ -1009,6 +1019,7 @@ void World::prepare_workers() {
         chains.chain = own(solver_);
         chains.direct = own(direct_);
         chains.newton = own(newton_);
+        chains.large = own(large_);
         worker_chains_.push_back(chains);
     }
 }
@@ -1031,6 +1042,7 @@ void World::set_solver(const SolverChoice& solver) {
     model_.settings.solver = solver;
     model_.settings.direct_islands = false;  // the chosen solver takes every island
     model_.settings.newton_islands = false;
+    model_.settings.large_island_rows = 0;
     make_island_chains();
 }
 

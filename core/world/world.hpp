@@ -170,6 +170,7 @@ struct StepStatistics {
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
     uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
     uint32_t newton_islands = 0;   // islands given to the Newton solver (WorldSettings::newton_islands)
+    uint32_t large_islands = 0;    // islands given to velocity PGS (WorldSettings::large_island_rows)
     uint32_t budget_limited = 0;   // islands whose solve the step budget cut short (best answer applied)
     uint32_t pooled_islands = 0;   // islands solved on the worker pool (WorldSettings::threads)
     uint32_t solver_iterations = 0;
@@ -303,6 +304,7 @@ struct IslandChains {
     LcpSolverChain* chain = nullptr;
     LcpSolverChain* direct = nullptr;
     LcpSolverChain* newton = nullptr;
+    LcpSolverChain* large = nullptr;
 };
 
 class World {
@@ -426,6 +428,7 @@ private:
     // behind it); null when off.
     std::unique_ptr<LcpSolverChain> direct_;
     std::unique_ptr<LcpSolverChain> newton_;
+    std::unique_ptr<LcpSolverChain> large_;
     void make_island_chains();
     // The islands' threads (WorldSettings::threads): the pool, started with
     // the first step after one that had two islands or more, and for each

@@ -39,6 +39,19 @@ struct WorldSettings {
     // island's velocities, a few sparse factorizations for a large pile),
     // with `solver` and `fallback` behind it. Set false like direct_islands.
     bool newton_islands = true;
+    // Islands of contacts with more rows than this (piles of hundreds of
+    // bodies: thousands of contacts) are solved by projected Gauss-Seidel
+    // in velocities (pivot.solver.velocity_pgs), whose sweep costs
+    // O(rows) where the Newton solver's factorization of a 3-D pile fills
+    // in (docs/solvers.md "Large islands"), with at most
+    // large_island_sweeps sweeps per step: that is the island's work
+    // budget, and an answer it cuts short counts in
+    // StepStatistics::budget_limited with its residual, not as a failure.
+    // No fallback runs behind it. 0 = never (the islands stay with the
+    // Newton solver or `solver`); set 0 like direct_islands when a solver
+    // is named.
+    uint32_t large_island_rows = 4000;
+    uint32_t large_island_sweeps = 30;
     // Wall time a step may take (s; 0 = none). The islands' solves get what
     // the other stages leave (those of the last step's stages after the
     // solve estimated), each island what the ones before it left; a solver

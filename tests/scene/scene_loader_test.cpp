@@ -214,6 +214,36 @@ TEST(SceneLoader, SolverOverrideReplacesTheSolverAndDropsItsOptions) {
     EXPECT_TRUE(world->settings().solver.options.empty());
 }
 
+// settings.large_island_rows / large_island_sweeps: read as whole
+// numbers; a named solver (in the scene or by --solver) turns the large
+// islands off (0) unless the scene sets them.
+TEST(SceneLoader, LargeIslandSettingsAreReadAndFollowWhetherASolverIsNamed) {
+    const auto settings_of = [](const std::string& settings, const SceneOptions& options = {}) {
+        return load_scene_json(registry(), R"({"format": "pivot-scene/1", "settings": )" + settings + "}", kData,
+                               "inline.json", options)
+            ->settings();
+    };
+    EXPECT_EQ(settings_of("{}").large_island_rows, WorldSettings{}.large_island_rows);
+    EXPECT_GT(WorldSettings{}.large_island_rows, 0u);
+    const WorldSettings set = settings_of(R"({"large_island_rows": 2500, "large_island_sweeps": 12})");
+    EXPECT_EQ(set.large_island_rows, 2500u);
+    EXPECT_EQ(set.large_island_sweeps, 12u);
+    EXPECT_EQ(settings_of(R"({"solver": "dantzig"})").large_island_rows, 0u);
+    EXPECT_EQ(settings_of(R"({"solver": "dantzig", "large_island_rows": 100})").large_island_rows, 100u);
+    SceneOptions options;
+    options.solver = "pgs";
+    EXPECT_EQ(settings_of("{}", options).large_island_rows, 0u);
+    for (const char* bad : {R"({"large_island_rows": -1})", R"({"large_island_rows": 1.5})",
+                            R"({"large_island_sweeps": 0})", R"({"large_island_sweeps": true})"}) {
+        try {
+            settings_of(bad);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("/settings/large_island_"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // settings.direct_islands: on when the scene names no solver, off when it
 // names one (or --solver does), unless set; a non-boolean is refused at its
 // pointer.

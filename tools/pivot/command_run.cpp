@@ -298,6 +298,7 @@ int run(Arguments& args) {
              {{"id", world->settings().solver.id},
               {"direct_islands", world->settings().direct_islands},
               {"newton_islands", world->settings().newton_islands},
+              {"large_island_rows", world->settings().large_island_rows},
               {"failures", failures},
               {"fallbacks", fallbacks},
               {"budget_limited", budget_limited},
