@@ -408,6 +408,7 @@ void register_all() {
         {"contact/pyramid21/dantzig", pyramid21, "pivot.solver.dantzig", 0, false},
         {"contact/pyramid21/pgs", pyramid21, "pivot.solver.pgs", 0, false},
         {"contact/spheres1000_drop/defaults", drop, "", 10, false},
+        {"contact/spheres1000_drop/defaults_1thread", drop_1thread, "", 10, false},
         {"contact/spheres1000_drop/dantzig", drop, "pivot.solver.dantzig", 10, false},
         {"contact/spheres1000_drop/pgs", drop, "pivot.solver.pgs", 10, false},
         {"contact/spheres1000_drop/pgs_1thread", drop_1thread, "pivot.solver.pgs", 10, false},

@@ -383,10 +383,14 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                     const double sign = side == 1 ? 1.0 : -1.0;  // relative motion of body 2 w.r.t. body 1
                     const double* jp = s.contact_jacobian.data() + p.jacobian[side];
                     const auto offset = static_cast<uint32_t>(s.jacobian.size());
-                    for (uint32_t col = 0; col < nv; ++col) {
-                        double sum = 0.0;
-                        for (int q = 0; q < 6; ++q) sum += d[q] * jp[q + 6 * col];
-                        s.jacobian.push_back(sign * sum);
+                    // J = sign d^T J_point, the columns' sums independent
+                    // (accumulated over q, not one after another).
+                    s.jacobian.resize(offset + nv, 0.0);
+                    double* out = s.jacobian.data() + offset;
+                    for (int q = 0; q < 6; ++q) {
+                        const double dq = sign * d[q];
+                        if (dq == 0.0) continue;
+                        for (uint32_t col = 0; col < nv; ++col) out[col] += dq * jp[q + 6 * col];
                     }
                     add_row_block(model, s, row, e, offset, false);  // responses below, batched
                 }

@@ -976,28 +976,38 @@ std::string World::nonsymmetric_pairing(const PluginRecord& friction_model, cons
 }
 
 void World::make_island_chains() {
+    // Large islands, and the contact islands the Newton solver fails on:
+    // velocity PGS with the island's sweeps as its work budget, no
+    // fallback behind it (an exact solver on thousands of rows takes
+    // seconds); it stops early at a residual the chain accepts.
+    std::vector<SolverChoice> sweeps;
+    if (model_.settings.large_island_rows > 0 && registry_->find("pivot.solver.velocity_pgs") != nullptr) {
+        const nlohmann::json options = {{"max_iterations", std::max<uint32_t>(model_.settings.large_island_sweeps, 1)},
+                                        {"tolerance", 0.5 * model_.settings.solver_acceptance}};
+        sweeps.push_back({"pivot.solver.velocity_pgs", options});
+    }
     // Without a plugin (a registry that did not load it) the world's solver takes those islands.
-    const auto make = [&](const char* id, bool& enabled) -> std::unique_ptr<LcpSolverChain> {
+    const auto make = [&](const char* id, bool& enabled,
+                          const std::vector<SolverChoice>* behind) -> std::unique_ptr<LcpSolverChain> {
         if (!enabled || registry_->find(id) == nullptr) {
             enabled = false;
             return nullptr;
         }
-        std::vector<SolverChoice> behind{model_.settings.solver};
-        behind.insert(behind.end(), model_.settings.fallback.begin(), model_.settings.fallback.end());
-        return std::make_unique<LcpSolverChain>(*registry_, SolverChoice{id, nlohmann::json::object()}, behind,
+        std::vector<SolverChoice> world_chain{model_.settings.solver};
+        world_chain.insert(world_chain.end(), model_.settings.fallback.begin(), model_.settings.fallback.end());
+        return std::make_unique<LcpSolverChain>(*registry_, SolverChoice{id, nlohmann::json::object()},
+                                                behind != nullptr ? *behind : world_chain,
                                                 model_.settings.solver_acceptance);
     };
-    direct_ = make("pivot.solver.direct", model_.settings.direct_islands);
-    newton_ = make("pivot.solver.newton", model_.settings.newton_islands);
-    // Large islands: velocity PGS alone, its sweeps the island's work
-    // budget (no fallback: an exact solver on thousands of rows would take
-    // seconds); it stops early at a residual the chain accepts.
+    direct_ = make("pivot.solver.direct", model_.settings.direct_islands, nullptr);
+    // Behind Newton: the bounded sweeps when there are any, not the world's
+    // Dantzig and 10 000-sweep PGS, which take seconds on the 3-D piles
+    // where Newton's pivoting stalls (a 300-sphere pile: docs/solvers.md).
+    newton_ = make("pivot.solver.newton", model_.settings.newton_islands, sweeps.empty() ? nullptr : &sweeps);
     large_.reset();
-    if (model_.settings.large_island_rows > 0 && registry_->find("pivot.solver.velocity_pgs") != nullptr) {
-        const nlohmann::json options = {{"max_iterations", std::max<uint32_t>(model_.settings.large_island_sweeps, 1)},
-                                        {"tolerance", 0.5 * model_.settings.solver_acceptance}};
-        large_ = std::make_unique<LcpSolverChain>(*registry_, SolverChoice{"pivot.solver.velocity_pgs", options},
-                                                  std::vector<SolverChoice>{}, model_.settings.solver_acceptance);
+    if (!sweeps.empty()) {
+        large_ = std::make_unique<LcpSolverChain>(*registry_, sweeps.front(), std::vector<SolverChoice>{},
+                                                  model_.settings.solver_acceptance);
     }
     worker_chains_.clear();  // cloned again from these at the next step
     worker_chain_owner_.clear();

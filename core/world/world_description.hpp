@@ -37,7 +37,10 @@ struct WorldSettings {
     // the ground; no cone projections, coupling blocks or cables) are solved
     // by the Newton solver (pivot.solver.newton: a convex problem in the
     // island's velocities, a few sparse factorizations for a large pile),
-    // with `solver` and `fallback` behind it. Set false like direct_islands.
+    // with velocity PGS and large_island_sweeps sweeps behind it (bounded:
+    // Newton's pivoting can stall on 3-D piles of spheres, where Dantzig
+    // and a 10 000-sweep PGS took seconds per step), or `solver` and
+    // `fallback` when large_island_rows is 0. Set false like direct_islands.
     bool newton_islands = true;
     // Islands of contacts with more rows than this (piles of hundreds of
     // bodies: thousands of contacts) are solved by projected Gauss-Seidel

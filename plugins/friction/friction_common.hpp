@@ -62,8 +62,15 @@ inline double dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 inline Vec3 cross(Vec3 a, Vec3 b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-// Overflow-safe length (hypot), finite for finite input.
-inline double length(Vec3 a) { return std::hypot(std::hypot(a.x, a.y), a.z); }
+// Overflow-safe length, finite for finite input: the plain square root of
+// the sum where that is exact to rounding (the sum is a normal number), hypot
+// only where squaring would overflow or underflow (hypot costs more than a
+// contact's rows otherwise).
+inline double length(Vec3 a) {
+    const double sum = a.x * a.x + a.y * a.y + a.z * a.z;
+    if (sum < 1e300 && sum > 1e-300) return std::sqrt(sum);
+    return std::hypot(std::hypot(a.x, a.y), a.z);
+}
 inline Vec3 load3(const double* p) { return {p[0], p[1], p[2]}; }
 inline void store3(Vec3 v, double* p) {
     p[0] = v.x;

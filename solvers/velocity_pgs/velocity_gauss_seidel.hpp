@@ -27,8 +27,9 @@
 // with rho_B >= the largest eigenvalue of A_BB (Gershgorin over A_BB), the
 // scheme of pivot.solver.pgs (whose fixed points are x_B = P_B(x_B - w_B)).
 //
-// Stops at a natural-map residual below the tolerance (checked every
-// check_interval sweeps, O(rows) each), at max_iterations sweeps or when
+// Stops at a natural-map residual below the tolerance (computed, O(rows),
+// when the sweep's own estimate falls below it, and every check_interval
+// sweeps when there are block projections), at max_iterations sweeps or when
 // the time budget is spent; the last iterate is the answer, within its own
 // bounds. Refuses (UNSUPPORTED) problems without the factored form: the
 // host's chain then hands them to its next solver.
@@ -44,7 +45,7 @@ struct Parameters {
     double tolerance = 1e-8;         // natural-map residual at which a solve stops
     double relaxation = 1.0;         // omega: 1 is Gauss-Seidel
     double time_budget = 0.0;        // s per solve when the options give none; 0 = none
-    uint32_t check_interval = 4;     // sweeps between two residual checks
+    uint32_t check_interval = 4;     // sweeps between two residual checks with block projections
 };
 
 // Schema order of the instance parameters (velocity_pgs_plugin.cpp).
@@ -71,7 +72,9 @@ private:
     double row_w(const pivot_lcp_problem& p, uint32_t i, const double* x) const;
     // u += W_i delta over the blocks of row i.
     void add_response(uint32_t i, double delta);
-    void sweep(const pivot_lcp_problem& p, double* x);
+    // One sweep; returns the largest natural map of the box rows as the
+    // sweep met them (an estimate of the residual, exact at convergence).
+    double sweep(const pivot_lcp_problem& p, double* x);
     // The rows in the packed layout (below), when every block is a rigid
     // body's.
     bool pack(const pivot_lcp_problem& p);

@@ -24,7 +24,9 @@ const pivot_param_info kParams[kParameterCount] = {
      "wall-clock budget per solve, used when the solve options give none; 0 = none", 0.0, 0.0, HUGE_VAL, nullptr, 0,
      0},
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "check_interval", "",
-     "sweeps between two residual checks (a check costs about one sweep)", 4, 1, 1e6, nullptr, 0, 0},
+     "sweeps between two residual checks with block projections (a check costs about one sweep; without "
+     "blocks each sweep estimates the residual itself)",
+     4, 1, 1e6, nullptr, 0, 0},
 };
 
 const pivot_solver_functions kFunctions = sdk::solver_functions<VelocityGaussSeidel>();
