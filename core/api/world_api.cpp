@@ -176,7 +176,13 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         ws.solver = {text(s.solver, "pivot.solver.dantzig"), json_object(s.solver_options, "settings.solver_options")};
         ws.direct_islands = s.solver == nullptr;  // a named solver takes every island
         ws.newton_islands = s.solver == nullptr;
-        if (s.solver != nullptr) ws.large_island_rows = 0;  // large islands too
+        // Large islands (0.5): 0 = the default; a named solver takes them too.
+        if (s.large_island_rows == UINT32_MAX || s.solver != nullptr) {
+            ws.large_island_rows = 0;
+        } else if (s.large_island_rows != 0) {
+            ws.large_island_rows = s.large_island_rows;
+        }
+        if (s.large_island_sweeps != 0) ws.large_island_sweeps = s.large_island_sweeps;
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));
@@ -623,6 +629,7 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         std::fill(std::begin(out.stage_seconds), std::end(out.stage_seconds), 0.0);
         std::copy(s.stage_seconds.begin(), s.stage_seconds.end(), out.stage_seconds);
         out.budget_limited = s.budget_limited;
+        out.large_islands = s.large_islands;
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

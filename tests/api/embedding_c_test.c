@@ -474,6 +474,56 @@ static void step_budget_is_honoured(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* C API 0.5: large islands. Four boxes stacked (48 contact rows in one
+   island): with large_island_rows = 40 and 2 sweeps the island is a large
+   one, cut short by its sweeps (budget_limited, not a failure); with
+   UINT32_MAX, or with a solver named, it is not. */
+static void large_islands_are_chosen(pivot_engine* engine) {
+    const uint32_t rows[3] = {40u, UINT32_MAX, 40u};
+    const char* solver[3] = {NULL, NULL, "dantzig"};
+    int c = 0, k = 0;
+    for (c = 0; c < 3; ++c) {
+        pivot_world* world = NULL;
+        pivot_world_settings settings;
+        pivot_world_statistics statistics;
+        pivot_shape_desc ground, cube;
+        pivot_body_desc box;
+        char name[16];
+        pivot_world_settings_init(&settings);
+        settings.timestep = 1.0 / 60.0;
+        settings.large_island_rows = rows[c];
+        settings.large_island_sweeps = 2;
+        settings.solver = solver[c];
+        CALL(pivot_world_create(engine, &settings, &world));
+        pivot_shape_desc_init(&ground);
+        ground.type = "plane";
+        CALL(pivot_world_add_static_shape(world, &ground));
+        pivot_shape_desc_init(&cube);
+        cube.type = "box";
+        cube.size[0] = cube.size[1] = cube.size[2] = 1.0;
+        for (k = 0; k < 4; ++k) {
+            pivot_body_desc_init(&box);
+            snprintf(name, sizeof name, "box%d", k);
+            box.name = name;
+            box.position[2] = 0.5 + k;
+            box.shapes = &cube;
+            box.shape_count = 1;
+            CALL(pivot_world_add_body(world, &box, NULL));
+        }
+        CALL(pivot_world_step(world, 2));
+        pivot_world_statistics_init(&statistics);
+        CALL(pivot_world_statistics_get(world, &statistics));
+        EXPECT(statistics.rows == 48u);
+        EXPECT(statistics.large_islands == (c == 0 ? 1u : 0u));
+        if (c == 0) {
+            EXPECT(statistics.solver_iterations == 2u);
+            EXPECT(statistics.budget_limited == 1u);
+            EXPECT(statistics.solver_failures == 0u);
+        }
+        pivot_world_destroy(world);
+    }
+}
+
 int main(void) {
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
@@ -585,6 +635,7 @@ int main(void) {
     divergence_is_reported(engine);
     stage_times_are_reported(engine);
     step_budget_is_honoured(engine);
+    large_islands_are_chosen(engine);
 
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);

@@ -52,6 +52,13 @@
  * before. pivot_world_statistics gains stage_count and stage_seconds (the
  * time of each stage of the last step) and pivot_step_stage_name() names
  * them.
+ * 0.4 (2026-11, plugin ABI 1.5): the engine's choice gives contact islands
+ * to the Newton solver; pivot_world_settings gains step_budget and threads,
+ * pivot_world_statistics budget_limited.
+ * 0.5 (2026-11): contact islands of more than large_island_rows rows go to
+ * projected Gauss-Seidel in velocities with a sweep budget;
+ * pivot_world_settings gains large_island_rows and large_island_sweeps,
+ * pivot_world_statistics large_islands.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -123,6 +130,7 @@ typedef struct pivot_world_settings {
                                      engine chooses per island, "direct" for
                                      islands without friction (chains, trees
                                      of joints), "newton" for contact islands,
+                                     "velocity_pgs" for large ones (below),
                                      "dantzig" for the others               */
     const char* solver_options;   /* JSON object of its parameters, or NULL */
     /* ---- appended in 0.2 (ABI 1.3): zero = the default ---- */
@@ -148,6 +156,17 @@ typedef struct pivot_world_settings {
                                      calling thread only. The steps are
                                      bitwise the same whatever the count     */
     uint32_t reserved3;           /* zero */
+    /* ---- appended in 0.5: zero = the default ---- */
+    uint32_t large_island_rows;   /* contact islands with more rows than this
+                                     (piles of hundreds of bodies) are solved
+                                     by projected Gauss-Seidel in velocities
+                                     with large_island_sweeps sweeps per step
+                                     as their work budget (an answer they cut
+                                     short: budget_limited, not a failure;
+                                     docs/solvers.md "Large islands").
+                                     0: default 4000; UINT32_MAX: never.
+                                     Ignored (never) when solver is named   */
+    uint32_t large_island_sweeps; /* 0: default 30                           */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
@@ -398,6 +417,10 @@ typedef struct pivot_world_statistics {
                                   (their best answer applied: not failures;
                                   solver_residual says how far from exact)    */
     uint32_t reserved4;        /* zero */
+    /* ---- appended in 0.5 ---- */
+    uint32_t large_islands;    /* islands solved as large ones (settings:
+                                  large_island_rows)                          */
+    uint32_t reserved5;        /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);
