@@ -54,7 +54,7 @@ struct WorldSettings {
     // Newton solver or `solver`); set 0 like direct_islands when a solver
     // is named.
     uint32_t large_island_rows = 4000;
-    uint32_t large_island_sweeps = 30;
+    uint32_t large_island_sweeps = 20;
     // Wall time a step may take (s; 0 = none). The islands' solves get what
     // the other stages leave (those of the last step's stages after the
     // solve estimated), each island what the ones before it left; a solver

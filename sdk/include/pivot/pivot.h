@@ -166,7 +166,7 @@ typedef struct pivot_world_settings {
                                      docs/solvers.md "Large islands").
                                      0: default 4000; UINT32_MAX: never.
                                      Ignored (never) when solver is named   */
-    uint32_t large_island_sweeps; /* 0: default 30                           */
+    uint32_t large_island_sweeps; /* 0: default 20                           */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
