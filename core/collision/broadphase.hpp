@@ -61,9 +61,18 @@ private:
 
     std::vector<Aabb> aabbs_;
     std::vector<std::uint32_t> finite_;  // sorted along the sweep axis
-    std::vector<Aabb> sorted_;           // aabbs_ of finite_, in that order
+    // aabbs_ of finite_, in that order, the sweep axis first: the sweep's
+    // inner loop streams these and tests the other two axes without a
+    // branch per comparison.
+    struct SweepBox {
+        double lo, hi;    // along the sweep axis
+        double lo1, hi1;  // the next axis
+        double lo2, hi2;  // the one after
+    };
+    std::vector<SweepBox> sorted_;
     std::vector<std::uint32_t> planes_;
     std::vector<ShapePair> pairs_;
+    std::vector<ShapePair> pairs_scratch_;  // the radix sort's other buffer
     std::vector<std::uint64_t> excluded_;  // sorted keys of (min body, max body)
     Filter filter_ = nullptr;
     void* filter_user_ = nullptr;
