@@ -398,6 +398,8 @@ void register_all() {
     // The harness's S3 pile after 5 s (500 steps of h = 10 ms: settled, one
     // island of ~10 000 rows), as its last 500 steps measure it.
     const ContactScene sphere_box{build_sphere_box, 0.01, 500, ""};
+    ContactScene sphere_box_1thread = sphere_box;
+    sphere_box_1thread.threads = 1;
     const std::vector<Entry> entries = {
         {"contact/stack10/defaults", stack, "", 0, false},
         {"contact/stack10/dantzig", stack, "pivot.solver.dantzig", 0, false},
@@ -407,8 +409,8 @@ void register_all() {
         {"contact/pyramid21/defaults", pyramid21, "", 0, false},
         {"contact/pyramid21/dantzig", pyramid21, "pivot.solver.dantzig", 0, false},
         {"contact/pyramid21/pgs", pyramid21, "pivot.solver.pgs", 0, false},
-        {"contact/spheres1000_drop/defaults", drop, "", 10, false},
-        {"contact/spheres1000_drop/defaults_1thread", drop_1thread, "", 10, false},
+        {"contact/spheres1000_drop/defaults", drop, "", 60, false},
+        {"contact/spheres1000_drop/defaults_1thread", drop_1thread, "", 60, false},
         {"contact/spheres1000_drop/dantzig", drop, "pivot.solver.dantzig", 10, false},
         {"contact/spheres1000_drop/pgs", drop, "pivot.solver.pgs", 10, false},
         {"contact/spheres1000_drop/pgs_1thread", drop_1thread, "pivot.solver.pgs", 10, false},
@@ -420,6 +422,7 @@ void register_all() {
         {"contact/pyramid120/pgs", pyramid120, "pivot.solver.pgs", 2, true},
         {"contact/spheres1000_pile/defaults", pile, "", 0, false},
         {"contact/spheres_box_s3/defaults", sphere_box, "", 100, false},
+        {"contact/spheres_box_s3/defaults_1thread", sphere_box_1thread, "", 100, false},
         {"contact/spheres1000_pile/dantzig", pile, "pivot.solver.dantzig", 1, true},
         {"contact/spheres1000_pile/pgs", pile, "pivot.solver.pgs", 2, true},
     };

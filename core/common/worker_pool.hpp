@@ -37,6 +37,29 @@ public:
     // machine's hardware threads, at most 4.
     static uint32_t threads_for(uint32_t requested);
 
+    // body(worker, begin, end) over [0, count) in chunks of `chunk` items,
+    // on `pool` when given (else the calling thread, worker 0). For loops
+    // whose items write only their own slots: the result is the same
+    // whatever the pool.
+    template <class Body>
+    static void for_chunks(WorkerPool* pool, uint32_t count, uint32_t chunk, Body&& body) {
+        struct Context {
+            Body* body;
+            uint32_t count, chunk;
+        } context{&body, count, chunk};
+        const uint32_t chunks = (count + chunk - 1) / chunk;
+        const Task task = [](void* c, uint32_t worker, uint32_t index) {
+            const auto& ctx = *static_cast<const Context*>(c);
+            const uint32_t begin = index * ctx.chunk;
+            (*ctx.body)(worker, begin, begin + ctx.chunk < ctx.count ? begin + ctx.chunk : ctx.count);
+        };
+        if (pool != nullptr && chunks > 1) {
+            pool->run(chunks, task, &context);
+        } else {
+            for (uint32_t index = 0; index < chunks; ++index) task(&context, 0, index);
+        }
+    }
+
 private:
     void work(uint32_t worker);
     void drain(uint32_t worker);

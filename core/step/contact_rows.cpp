@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/worker_pool.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "step/step_stages.hpp"
 
@@ -66,8 +67,8 @@ double effective_radius(const collision::Shape& a, const collision::Shape& b) {
 
 // The mass the contact's normal direction sees: 1 / (n^T J M^-1 J^T n) over
 // the moving bodies (kg; +HUGE_VAL against fixed bodies only).
-double normal_effective_mass(const WorldModel& model, StepScratch& s, const StepScratch::ContactPoint& p,
-                             const double n[3]) {
+double normal_effective_mass(const WorldModel& model, const StepScratch& s, const StepScratch::ContactPoint& p,
+                             const double n[3], double* rhs) {
     double inverse = 0.0;
     for (int side = 0; side < 2; ++side) {
         if (p.element[side] < 0) continue;
@@ -77,7 +78,7 @@ double normal_effective_mass(const WorldModel& model, StepScratch& s, const Step
         const uint32_t first = model.element_block_offset[e];
         const double* jp = s.contact_jacobian.data() + p.jacobian[side];
         // J_n^T Mbar^-1 J_n over the element's mass block.
-        double* x = s.block_rhs.data();
+        double* x = rhs;
         std::fill_n(x, model.blocks[block].nv, 0.0);
         for (uint32_t col = 0; col < nv; ++col) {
             x[first + col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
@@ -115,9 +116,157 @@ pivot_contact_bodies contact_bodies(const WorldModel& model, const StepScratch& 
     return b;
 }
 
+// Contacts per task when the contact stage shares its work with a pool.
+constexpr uint32_t kContactChunk = 256;
+
+// The impulse and state slots the world's friction models use.
+struct ContactSlots {
+    uint32_t rows = 0;
+    uint32_t state = 0;
+};
+
+// Contact i's input to its friction model (its slot of the batch), its
+// tangents, id, warm start and state (its own slots): nothing another
+// contact writes, so contacts may be filled on any thread. rhs: a
+// block-sized scratch of the calling thread.
+void fill_contact_input(const WorldModel& model, const WorldState& state, StepScratch& s, uint32_t i,
+                        const ContactSlots& slots, double* rhs) {
+    const double h = model.settings.timestep;
+    const StepScratch::ContactPoint& p = s.contact_points[i];
+    const collision::Contact& c = s.collision.contacts().contacts[p.collision_contact];
+    const MaterialPair& pair = model.material_pairs[p.pair];
+    const double* twist = s.contact_twists.data() + 12 * static_cast<size_t>(i);
+    const double* twist_start = s.contact_twists_start.data() + 12 * static_cast<size_t>(i);
+    auto& batch = s.friction_batches[p.friction];
+    pivot_contact_point& cp = batch.input[p.batch_index];
+    cp = pivot_contact_point{};
+    cp.id = c.id;
+    for (int k = 0; k < 3; ++k) {
+        cp.position[k] = c.position[k];
+        cp.normal[k] = c.normal[k];
+        cp.relative_velocity[k] = twist[6 + k] - twist[k];
+        cp.relative_angular_velocity[k] = twist[9 + k] - twist[3 + k];
+    }
+    // Friction along and across the cable (seed000 2.8) on a cable
+    // contact, unless the cable meets the surface end-on. (Our
+    // sliding-aligned models turn their first row to the sliding
+    // direction when the contact slides; the cable's frame holds for
+    // contacts at rest and for the reports.)
+    orthonormal_tangents(cp.normal, p.distributed ? p.cable_tangent : nullptr, cp.tangent1, cp.tangent2);
+    std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
+    std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
+    cp.depth = c.depth;
+    cp.weight = p.weight;
+    cp.effective_radius = effective_radius(s.collision.shape(c.shape_a), s.collision.shape(c.shape_b));
+    cp.effective_mass = normal_effective_mass(model, s, p, cp.normal, rhs);
+    const long previous = previous_contact(state, c.id);
+    s.next_contact_ids[i] = c.id;
+    double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
+    double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
+    if (previous >= 0) {
+        std::copy_n(state.contact_impulses.data() + previous * kRows, slots.rows, impulses);
+        std::copy_n(state.contact_state.data() + previous * kState, slots.state, contact_state);
+        for (int k = 0; k < 3; ++k) cp.previous_impulses[k] = state.contact_impulses[previous * kRows + k];
+    } else {
+        std::fill_n(impulses, slots.rows, 0.0);
+        std::fill_n(contact_state, slots.state, 0.0);
+    }
+    // Normal row: gap phi = -depth >= 0 closes at most phi/h in the step
+    // (speculative). Newton restitution when the contact closes within
+    // the step at a speed above the threshold: J v+ >= -e u_n.
+    // Newton's law acts on the approach speed before the step's forces.
+    double approach = 0.0;
+    for (int k = 0; k < 3; ++k) approach += cp.normal[k] * (twist_start[6 + k] - twist_start[k]);
+    pivot_row& normal = cp.normal_row;
+    normal.violation = -c.depth;
+    normal.lower = 0.0;
+    normal.upper = HUGE_VAL;
+    normal.findex = -1;
+    // On a cable the material's compliance and damping are per metre
+    // (m^2/N, N s/m^2): a sample standing for w metres is w times stiffer,
+    // so a resting cable sinks in evenly whatever its sampling.
+    normal.compliance = pair.compliance / p.weight;
+    normal.damping = pair.damping * p.weight;
+    const bool closes_now = -c.depth <= -approach * h;
+    if (pair.restitution > 0.0 && approach < -model.settings.restitution_threshold && closes_now) {
+        normal.target_velocity = -pair.restitution * approach;
+        normal.flags = PIVOT_ROW_NO_STABILIZATION;
+    }
+    if (!batch.bodies.empty()) batch.bodies[p.batch_index] = contact_bodies(model, s, c);
+}
+
+// Contact i's rows from its model's build(), into the slots the layout
+// pass gave it (StepScratch::ContactLayout, p.row0): rows, their Jacobians
+// (direction times the point Jacobian on each moving body), the row blocks
+// with their response slots, the reported directions and the model's
+// state. Writes nothing another contact writes.
+void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
+    const StepScratch::ContactPoint& p = s.contact_points[i];
+    const auto& batch = s.friction_batches[p.friction];
+    const uint32_t k = p.batch_index;
+    const pivot_friction_functions& fn = model.friction_instances[p.friction].plugin().friction;
+    const uint32_t m = fn.max_rows_per_contact;
+    const uint32_t st = fn.state_per_contact;
+    std::copy_n(batch.state.data() + static_cast<size_t>(k) * st, st,
+                s.next_contact_state.data() + static_cast<size_t>(i) * kState);
+    const StepScratch::ContactLayout& at = s.contact_layout[i];
+    uint32_t jacobian = at.jacobian;
+    uint32_t response = at.response;
+    double* report_directions = s.contact_directions.data() + static_cast<size_t>(i) * kRows * 6;
+    for (uint32_t r_i = 0; r_i < p.row_count; ++r_i) {
+        ProblemRow& row = s.rows[p.row0 + r_i];
+        row = ProblemRow{};
+        row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
+        row.findex = row.row.findex >= 0 ? static_cast<int32_t>(p.row0) + row.row.findex : -1;
+        row.contact = static_cast<int32_t>(i);
+        row.slot = r_i;
+        row.coupling = at.coupling;
+        row.coupling_size = m;
+        row.contact_row0 = p.row0;
+        row.anchor_block = model.element_block[static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0])];
+        // A rigid unilateral contact row (impulse in [0, inf), no
+        // friction index: the normal row, the polyhedral cone's facet
+        // rows) is regularized (WorldSettings::contact_regularization):
+        // redundant contact sets (a box face on 4 points) then have
+        // unique impulses.
+        // On a cable (distributed contact: more samples than the
+        // cable has tangential velocities) the friction rows are
+        // redundant too: they are regularized the same way, which
+        // lets a stuck cable creep by ~1e-5 h^2 g per step.
+        const bool distributed_friction = p.distributed && row.findex >= 0 && row.row.compliance == 0.0;
+        if ((row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 && row.row.upper == HUGE_VAL) ||
+            distributed_friction) {
+            row.regularization = model.settings.contact_regularization;
+        }
+        const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
+        std::copy_n(d, 6, report_directions + 6 * r_i);
+        if (!std::any_of(d, d + 6, [](double x) { return x != 0.0; })) continue;
+        for (int side = 0; side < 2; ++side) {
+            if (p.element[side] < 0) continue;
+            const auto e = static_cast<uint32_t>(p.element[side]);
+            const uint32_t nv = model.element_nv[e];
+            const double sign = side == 1 ? 1.0 : -1.0;  // relative motion of body 2 w.r.t. body 1
+            const double* jp = s.contact_jacobian.data() + p.jacobian[side];
+            // J = sign d^T J_point, the columns' sums independent
+            // (accumulated over q, not one after another); the slot is zero.
+            double* out = s.jacobian.data() + jacobian;
+            for (int q = 0; q < 6; ++q) {
+                const double dq = sign * d[q];
+                if (dq == 0.0) continue;
+                for (uint32_t col = 0; col < nv; ++col) out[col] += dq * jp[q + 6 * col];
+            }
+            // Its response Mbar^-1 J^T: solve_row_responses, batched.
+            const uint32_t block = model.element_block[e];
+            row.blocks[row.block_count++] = RowBlock{block, jacobian, model.element_block_offset[e], nv, response};
+            jacobian += nv;
+            response += model.blocks[block].nv;
+        }
+    }
+}
+
 }  // namespace
 
-void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
+void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& s) {
     s.contact_points.clear();
     s.contact_coupling.clear();
     s.contact_jacobian.clear();
@@ -214,8 +363,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
         }
     }
 
-    // The friction models' input, grouped by instance.
     const double h = model.settings.timestep;
+    // The friction models' input, grouped by instance: each contact's place
+    // in its model's batch first (contact order), then the input of every
+    // contact into its own slots, on the pool when there is one.
     s.next_contact_ids.resize(count);
     // Every contact has kRows impulse and kState state slots (the state's
     // layout), of which the world's friction models use the first
@@ -236,74 +387,32 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
     s.contact_explicit.resize(static_cast<size_t>(count) * 6);
     s.contact_tangents.resize(static_cast<size_t>(count) * 6);
     if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
-    for (auto& batch : s.friction_batches) batch.input.clear(), batch.bodies.clear();
     for (uint32_t i = 0; i < count; ++i) {
-        const StepScratch::ContactPoint& p = s.contact_points[i];
-        const collision::Contact& c = contacts[p.collision_contact];
-        const MaterialPair& pair = model.material_pairs[p.pair];
-        pivot_contact_point cp{};
-        cp.id = c.id;
-        for (int k = 0; k < 3; ++k) {
-            cp.position[k] = c.position[k];
-            cp.normal[k] = c.normal[k];
-            cp.relative_velocity[k] = twist[12 * i + 6 + k] - twist[12 * i + k];
-            cp.relative_angular_velocity[k] = twist[12 * i + 9 + k] - twist[12 * i + 3 + k];
-        }
-        // Friction along and across the cable (seed000 2.8) on a cable
-        // contact, unless the cable meets the surface end-on. (Our
-        // sliding-aligned models turn their first row to the sliding
-        // direction when the contact slides; the cable's frame holds for
-        // contacts at rest and for the reports.)
-        orthonormal_tangents(cp.normal, p.distributed ? p.cable_tangent : nullptr, cp.tangent1, cp.tangent2);
-        std::copy_n(cp.tangent1, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i));
-        std::copy_n(cp.tangent2, 3, s.contact_tangents.data() + 6 * static_cast<size_t>(i) + 3);
-        cp.depth = c.depth;
-        cp.weight = p.weight;
-        cp.effective_radius = effective_radius(s.collision.shape(c.shape_a), s.collision.shape(c.shape_b));
-        cp.effective_mass = normal_effective_mass(model, s, p, cp.normal);
-        const long previous = previous_contact(state, c.id);
-        s.next_contact_ids[i] = c.id;
-        double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
-        double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
-        if (previous >= 0) {
-            std::copy_n(state.contact_impulses.data() + previous * kRows, rows_used, impulses);
-            std::copy_n(state.contact_state.data() + previous * kState, state_used, contact_state);
-            for (int k = 0; k < 3; ++k) cp.previous_impulses[k] = state.contact_impulses[previous * kRows + k];
-        } else {
-            std::fill_n(impulses, rows_used, 0.0);
-            std::fill_n(contact_state, state_used, 0.0);
-        }
-        // Normal row: gap phi = -depth >= 0 closes at most phi/h in the step
-        // (speculative). Newton restitution when the contact closes within
-        // the step at a speed above the threshold: J v+ >= -e u_n.
-        // Newton's law acts on the approach speed before the step's forces.
-        double approach = 0.0;
-        for (int k = 0; k < 3; ++k) approach += cp.normal[k] * (twist_start[12 * i + 6 + k] - twist_start[12 * i + k]);
-        pivot_row& normal = cp.normal_row;
-        normal.violation = -c.depth;
-        normal.lower = 0.0;
-        normal.upper = HUGE_VAL;
-        normal.findex = -1;
-        // On a cable the material's compliance and damping are per metre
-        // (m^2/N, N s/m^2): a sample standing for w metres is w times stiffer,
-        // so a resting cable sinks in evenly whatever its sampling.
-        normal.compliance = pair.compliance / p.weight;
-        normal.damping = pair.damping * p.weight;
-        const bool closes_now = -c.depth <= -approach * h;
-        if (pair.restitution > 0.0 && approach < -model.settings.restitution_threshold && closes_now) {
-            normal.target_velocity = -pair.restitution * approach;
-            normal.flags = PIVOT_ROW_NO_STABILIZATION;
-        }
-        auto& batch = s.friction_batches[pair.friction];
+        StepScratch::ContactPoint& p = s.contact_points[i];
+        p.friction = model.material_pairs[p.pair].friction;
+        auto& batch = s.friction_batches[p.friction];
+        p.batch_index = static_cast<uint32_t>(batch.contacts.size());
         batch.contacts.push_back(i);
-        batch.input.push_back(cp);
-        if (model.friction_instances[pair.friction].plugin().friction.build_with_bodies != nullptr) {
-            batch.bodies.push_back(contact_bodies(model, s, c));
-        }
     }
+    for (size_t f = 0; f < model.friction_instances.size(); ++f) {
+        auto& batch = s.friction_batches[f];
+        batch.input.resize(batch.contacts.size());
+        const bool with_bodies = model.friction_instances[f].plugin().friction.build_with_bodies != nullptr;
+        batch.bodies.resize(with_bodies ? batch.contacts.size() : 0);
+    }
+    // Cables' blocks are solved through their chain factorization, which
+    // one thread at a time uses: with cables, the calling thread only.
+    const bool cables = std::any_of(model.blocks.begin(), model.blocks.end(), [](const MassBlock& b) { return b.chain; });
+    WorkerPool* shared = cables ? nullptr : pool;
+    const uint32_t workers = shared != nullptr ? shared->size() : 1;
+    if (s.worker_rhs.size() < workers) s.worker_rhs.resize(workers);
+    for (uint32_t w = 0; w < workers; ++w) s.worker_rhs[w].resize(s.block_rhs.size());
+    const ContactSlots slots{rows_used, state_used};
+    WorkerPool::for_chunks(shared, count, kContactChunk, [&](uint32_t worker, uint32_t begin, uint32_t end) {
+        for (uint32_t i = begin; i < end; ++i) fill_contact_input(model, state, s, i, slots, s.worker_rhs[worker].data());
+    });
 
-    // One build() per friction instance; rows chained to element velocities.
-    const auto contact_rows_begin = static_cast<uint32_t>(s.rows.size());
+    // One build() per friction instance.
     pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
                          {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     for (size_t f = 0; f < model.friction_instances.size(); ++f) {
@@ -329,107 +438,94 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Step
                                               batch.rows.data(), batch.directions.data(), batch.coupling.data(),
                                               batch.impulses.data(), batch.row_counts.data());
         if (!r.ok()) throw Error(r.message);
-        const bool coupled = inst.plugin().has(PIVOT_FRICTION_CAP_STANDARD_LCP);
+    }
+
+    // Where each contact's rows, Jacobians, responses and coupling block go:
+    // batch by batch, contact by contact (the layout the rows had when they
+    // were appended one after another); then every contact fills its own.
+    const auto contact_rows_begin = static_cast<uint32_t>(s.rows.size());
+    auto rows_end = contact_rows_begin;
+    auto jacobian_end = static_cast<uint32_t>(s.jacobian.size());
+    auto response_end = static_cast<uint32_t>(s.response.size());
+    s.contact_layout.resize(count);
+    for (size_t f = 0; f < model.friction_instances.size(); ++f) {
+        auto& batch = s.friction_batches[f];
+        const auto n = static_cast<uint32_t>(batch.contacts.size());
+        const uint32_t m = model.friction_instances[f].plugin().friction.max_rows_per_contact;
+        const bool coupled = model.friction_instances[f].plugin().has(PIVOT_FRICTION_CAP_STANDARD_LCP);
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t i = batch.contacts[k];
             StepScratch::ContactPoint& p = s.contact_points[i];
-            std::copy_n(batch.state.data() + static_cast<size_t>(k) * st, st,
-                        s.next_contact_state.data() + static_cast<size_t>(i) * kState);
-            const auto first_row = static_cast<int32_t>(s.rows.size());
             const uint32_t row_count = std::min(batch.row_counts[k], kRows);
-            p.friction = static_cast<uint32_t>(f);
-            p.batch_index = k;
-            p.row0 = static_cast<uint32_t>(first_row);
+            p.row0 = rows_end;
             p.row_count = row_count;
-            int32_t coupling = -1;
+            StepScratch::ContactLayout& at = s.contact_layout[i];
+            at = {jacobian_end, response_end, -1};
             if (coupled && row_count > 0) {
                 // The model's m x m block over the contact's rows (checked finite by checked_friction_build).
-                coupling = static_cast<int32_t>(s.contact_coupling.size());
+                at.coupling = static_cast<int32_t>(s.contact_coupling.size());
                 const double* block = batch.coupling.data() + static_cast<size_t>(k) * m * m;
                 s.contact_coupling.insert(s.contact_coupling.end(), block, block + static_cast<size_t>(m) * m);
             }
-            double* report_directions = s.contact_directions.data() + static_cast<size_t>(i) * kRows * 6;
             for (uint32_t r_i = 0; r_i < row_count; ++r_i) {
-                ProblemRow row;
-                row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
-                row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
-                row.contact = static_cast<int32_t>(i);
-                row.slot = r_i;
-                row.coupling = coupling;
-                row.coupling_size = m;
-                row.contact_row0 = p.row0;
-                row.anchor_block = model.element_block[static_cast<uint32_t>(p.element[1] >= 0 ? p.element[1] : p.element[0])];
-                // A rigid unilateral contact row (impulse in [0, inf), no
-                // friction index: the normal row, the polyhedral cone's facet
-                // rows) is regularized (WorldSettings::contact_regularization):
-                // redundant contact sets (a box face on 4 points) then have
-                // unique impulses.
-                // On a cable (distributed contact: more samples than the
-                // cable has tangential velocities) the friction rows are
-                // redundant too: they are regularized the same way, which
-                // lets a stuck cable creep by ~1e-5 h^2 g per step.
-                const bool distributed_friction = p.distributed && row.findex >= 0 && row.row.compliance == 0.0;
-                if ((row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 &&
-                     row.row.upper == HUGE_VAL) || distributed_friction) {
-                    row.regularization = model.settings.contact_regularization;
-                }
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
-                std::copy_n(d, 6, report_directions + 6 * r_i);
-                const bool acts = std::any_of(d, d + 6, [](double x) { return x != 0.0; });
-                for (int side = 0; side < 2 && acts; ++side) {
-                    if (p.element[side] < 0) continue;
-                    const auto e = static_cast<uint32_t>(p.element[side]);
-                    const uint32_t nv = model.element_nv[e];
-                    const double sign = side == 1 ? 1.0 : -1.0;  // relative motion of body 2 w.r.t. body 1
-                    const double* jp = s.contact_jacobian.data() + p.jacobian[side];
-                    const auto offset = static_cast<uint32_t>(s.jacobian.size());
-                    // J = sign d^T J_point, the columns' sums independent
-                    // (accumulated over q, not one after another).
-                    s.jacobian.resize(offset + nv, 0.0);
-                    double* out = s.jacobian.data() + offset;
-                    for (int q = 0; q < 6; ++q) {
-                        const double dq = sign * d[q];
-                        if (dq == 0.0) continue;
-                        for (uint32_t col = 0; col < nv; ++col) out[col] += dq * jp[q + 6 * col];
-                    }
-                    add_row_block(model, s, row, e, offset, false);  // responses below, batched
-                }
-                s.rows.push_back(row);
-            }
-            // Explicit impulse (on body 2 at the point; body 1 the opposite):
-            // v* += M^-1 J_point^T impulse.
-            double* report_explicit = s.contact_explicit.data() + 6 * static_cast<size_t>(i);
-            std::fill_n(report_explicit, 6, 0.0);
-            if (inst.plugin().has(PIVOT_FRICTION_CAP_EXPLICIT_FORCE)) {
-                const double* imp = batch.impulses.data() + 6 * static_cast<size_t>(k);
-                std::copy_n(imp, 6, report_explicit);
+                if (!std::any_of(d, d + 6, [](double x) { return x != 0.0; })) continue;
                 for (int side = 0; side < 2; ++side) {
                     if (p.element[side] < 0) continue;
                     const auto e = static_cast<uint32_t>(p.element[side]);
-                    const uint32_t nv = model.element_nv[e];
-                    const double sign = side == 1 ? 1.0 : -1.0;
-                    const double* jp = s.contact_jacobian.data() + p.jacobian[side];
-                    const uint32_t block = model.element_block[e];
-                    const uint32_t first = model.element_block_offset[e];
-                    const uint32_t block_nv = model.blocks[block].nv;
-                    double* generalized = s.block_rhs.data();
-                    std::fill_n(generalized, block_nv, 0.0);
-                    for (uint32_t col = 0; col < nv; ++col) {
-                        double sum = 0.0;
-                        for (int q = 0; q < 6; ++q) sum += imp[q] * jp[q + 6 * col];
-                        generalized[first + col] = sign * sum;
-                    }
-                    solve_mass_block(model, s, block, generalized, first);
-                    double* v = s.v_free.data() + model.blocks[block].v_offset;
-                    for (uint32_t col = 0; col < block_nv; ++col) v[col] += generalized[col];
+                    jacobian_end += model.element_nv[e];
+                    response_end += model.blocks[model.element_block[e]].nv;
                 }
+            }
+            rows_end += row_count;
+        }
+    }
+    s.rows.resize(rows_end);
+    s.jacobian.resize(jacobian_end, 0.0);
+    s.response.resize(response_end, 0.0);
+    WorkerPool::for_chunks(shared, count, kContactChunk, [&](uint32_t, uint32_t begin, uint32_t end) {
+        for (uint32_t i = begin; i < end; ++i) build_contact_rows(model, s, i);
+    });
+
+    // Explicit impulses (on body 2 at the point; body 1 the opposite):
+    // v* += M^-1 J_point^T impulse, contact by contact in batch order.
+    for (size_t f = 0; f < model.friction_instances.size(); ++f) {
+        const auto& batch = s.friction_batches[f];
+        const bool explicit_force = model.friction_instances[f].plugin().has(PIVOT_FRICTION_CAP_EXPLICIT_FORCE);
+        for (uint32_t k = 0; k < batch.contacts.size(); ++k) {
+            const uint32_t i = batch.contacts[k];
+            double* report_explicit = s.contact_explicit.data() + 6 * static_cast<size_t>(i);
+            std::fill_n(report_explicit, 6, 0.0);
+            if (!explicit_force) continue;
+            const StepScratch::ContactPoint& p = s.contact_points[i];
+            const double* imp = batch.impulses.data() + 6 * static_cast<size_t>(k);
+            std::copy_n(imp, 6, report_explicit);
+            for (int side = 0; side < 2; ++side) {
+                if (p.element[side] < 0) continue;
+                const auto e = static_cast<uint32_t>(p.element[side]);
+                const uint32_t nv = model.element_nv[e];
+                const double sign = side == 1 ? 1.0 : -1.0;
+                const double* jp = s.contact_jacobian.data() + p.jacobian[side];
+                const uint32_t block = model.element_block[e];
+                const uint32_t first = model.element_block_offset[e];
+                const uint32_t block_nv = model.blocks[block].nv;
+                double* generalized = s.block_rhs.data();
+                std::fill_n(generalized, block_nv, 0.0);
+                for (uint32_t col = 0; col < nv; ++col) {
+                    double sum = 0.0;
+                    for (int q = 0; q < 6; ++q) sum += imp[q] * jp[q + 6 * col];
+                    generalized[first + col] = sign * sum;
+                }
+                solve_mass_block(model, s, block, generalized, first);
+                double* v = s.v_free.data() + model.blocks[block].v_offset;
+                for (uint32_t col = 0; col < block_nv; ++col) v[col] += generalized[col];
             }
         }
     }
     // The rows' responses Mbar^-1 J^T, a contact's rows through their
     // bodies' factors together (solve_row_responses batches rows on the
     // same blocks).
-    solve_row_responses(model, s, contact_rows_begin, static_cast<uint32_t>(s.rows.size()));
+    solve_row_responses(model, s, contact_rows_begin, static_cast<uint32_t>(s.rows.size()), shared);
 }
 
 }  // namespace pivot

@@ -4,6 +4,7 @@
 // sparse factor for a cable (element_dynamics.cpp factors both).
 #include <algorithm>
 
+#include "common/worker_pool.hpp"
 #include "step/dense_cholesky.hpp"
 #include "step/step_stages.hpp"
 
@@ -61,26 +62,40 @@ bool same_blocks(const ProblemRow& a, const ProblemRow& b) {
 
 }  // namespace
 
-void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row) {
+void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row,
+                         WorkerPool* pool) {
+    // Runs of rows on the same blocks (at most kRun): their responses
+    // through each dense block's factor together (cholesky_solve_many).
+    // The runs are found first, then solved (on the pool when given: each
+    // run writes its own rows' responses; cables' chain blocks only on the
+    // calling thread, their factorization's solve being one thread's).
     constexpr uint32_t kRun = 8;
-    uint32_t r = first_row;
-    while (r < end_row) {
-        // A run of rows on the same blocks: their responses through each
-        // dense block's factor together (cholesky_solve_many).
+    s.response_runs.clear();
+    bool chain = false;
+    for (uint32_t r = first_row; r < end_row;) {
         uint32_t end = r + 1;
         while (end < end_row && end - r < kRun && same_blocks(s.rows[r], s.rows[end])) ++end;
-        for (uint32_t b = 0; b < s.rows[r].block_count; ++b) {
-            const MassBlock& block = model.blocks[s.rows[r].blocks[b].block];
-            if (block.chain) {
-                for (uint32_t k = r; k < end; ++k) compute_row_response(model, s, s.rows[k].blocks[b]);
-                continue;
-            }
-            double* columns[kRun];
-            for (uint32_t k = r; k < end; ++k) columns[k - r] = load_row_jacobian(model, s, s.rows[k].blocks[b]);
-            cholesky_solve_many(s.mass.data() + s.mass_offset[block.first_element], block.nv, columns, end - r);
-        }
+        s.response_runs.push_back(r);
+        for (uint32_t b = 0; b < s.rows[r].block_count; ++b) chain = chain || model.blocks[s.rows[r].blocks[b].block].chain;
         r = end;
     }
+    s.response_runs.push_back(end_row);
+    const auto runs = static_cast<uint32_t>(s.response_runs.size() - 1);
+    WorkerPool::for_chunks(chain ? nullptr : pool, runs, 512, [&](uint32_t, uint32_t begin, uint32_t end) {
+        for (uint32_t run = begin; run < end; ++run) {
+            const uint32_t r = s.response_runs[run], last = s.response_runs[run + 1];
+            for (uint32_t b = 0; b < s.rows[r].block_count; ++b) {
+                const MassBlock& block = model.blocks[s.rows[r].blocks[b].block];
+                if (block.chain) {
+                    for (uint32_t k = r; k < last; ++k) compute_row_response(model, s, s.rows[k].blocks[b]);
+                    continue;
+                }
+                double* columns[kRun];
+                for (uint32_t k = r; k < last; ++k) columns[k - r] = load_row_jacobian(model, s, s.rows[k].blocks[b]);
+                cholesky_solve_many(s.mass.data() + s.mass_offset[block.first_element], block.nv, columns, last - r);
+            }
+        }
+    });
 }
 
 }  // namespace pivot

@@ -198,6 +198,17 @@ struct StepScratch {
         double cable_tangent[3];  // a cable side's unit tangent (the last cable side's), if distributed
     };
     std::vector<ContactPoint> contact_points;
+    // Per contact: where its rows' Jacobians and responses start (in
+    // jacobian, response) and its coupling block (contact_coupling, -1 for
+    // none), laid out before the rows are built (contact_rows.cpp).
+    struct ContactLayout {
+        uint32_t jacobian;
+        uint32_t response;
+        int32_t coupling;
+    };
+    std::vector<ContactLayout> contact_layout;
+    std::vector<uint32_t> response_runs;  // solve_row_responses: the first row of each run, then the end
+    std::vector<std::vector<double>> worker_rhs;  // per worker of the contact stage: a block_rhs of its own
     std::vector<double> contact_coupling;     // coupling blocks of contacts that have one (ProblemRow::coupling)
     std::vector<double> contact_directions;   // per contact kMaxContactRows x 6: each written row's direction (reports)
     std::vector<double> contact_explicit;     // per contact 6: the model's explicit impulse (reports)

@@ -48,7 +48,8 @@ void prepare_step(const WorldModel& model, StepScratch& scratch);
 void solve_mass_block(const WorldModel& model, const StepScratch& scratch, uint32_t block, double* x, uint32_t first);
 void add_row_block(const WorldModel& model, StepScratch& scratch, ProblemRow& row, uint32_t element, uint32_t offset,
                    bool solve = true);
-void solve_row_responses(const WorldModel& model, StepScratch& scratch, uint32_t first_row, uint32_t end_row);
+void solve_row_responses(const WorldModel& model, StepScratch& scratch, uint32_t first_row, uint32_t end_row,
+                         WorkerPool* pool = nullptr);
 // A row block's response again from its Jacobian (scratch.jacobian at the
 // block's offset) through the factored mass block.
 void compute_row_response(const WorldModel& model, StepScratch& scratch, const RowBlock& block);
@@ -85,8 +86,10 @@ void find_contacts(const WorldModel& model, StepScratch& scratch);
 
 // contact_rows.cpp: for the contacts found, the contact points' Jacobians,
 // the friction models' rows (chained to element velocities) and explicit
-// impulses (into v*).
-void collect_contact_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+// impulses (into v*). With a pool (and no cables) the contacts' inputs,
+// rows and responses are computed on it, each into its own slots: the
+// result is the same bit for bit.
+void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& scratch);
 
 // islands.cpp: elements coupled by rows are solved together.
 void find_islands(const WorldModel& model, StepScratch& scratch);
