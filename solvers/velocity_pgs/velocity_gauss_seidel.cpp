@@ -301,7 +301,10 @@ pivot_status VelocityGaussSeidel::solve(const pivot_lcp_problem* problem, const 
             status = PIVOT_SOLVE_MAX_ITERATIONS;
             break;
         }
-        if (budget > 0.0 && clock.seconds() >= budget) {
+        // At least one sweep: a spent budget still gets the answer one
+        // sweep improves (a sweep is O(rows), far below any step's budget
+        // that holds the rows' assembly), never the bare warm start.
+        if (budget > 0.0 && sweeps > 0 && clock.seconds() >= budget) {
             status = PIVOT_SOLVE_TIME_BUDGET;
             break;
         }
