@@ -307,28 +307,10 @@ bool ProjectedGaussSeidel::subspace_phase(const pivot_lcp_problem& p, double* x,
 pivot_status ProjectedGaussSeidel::solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
                                          double* x, double* w, pivot_solve_report* report) {
     const sdk::Stopwatch clock;
-    if (report == nullptr) return PIVOT_ERROR;
-    report->status = PIVOT_SOLVE_INVALID_PROBLEM;
-    report->iterations = 0;
-    report->reserved = 0;
-    report->residual = 0.0;
-    report->time_seconds = 0.0;
-    report->message[0] = '\0';
-    if (problem == nullptr || options == nullptr || (problem->n > 0 && x == nullptr)) {
-        set_message(report->message, "no problem, options or x given");
-        return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
-    }
+    pivot_status early = PIVOT_ERROR;
+    if (!sdk::begin_solve(problem, options, x, report, clock, early)) return early;
     const pivot_lcp_problem& p = *problem;
-    if (p.n == 0) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
     const bool warm = (options->flags & PIVOT_SOLVE_WARM_START) != 0;
-    if (warm) {
-        for (uint32_t i = 0; i < p.n; ++i) {
-            if (!std::isfinite(x[i])) {
-                set_message(report->message, "warm start x[%u] = %g is not finite", i, x[i]);
-                return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
-            }
-        }
-    }
     try {
         if (!prepare(p, *report)) {
             return sdk::finish(report, static_cast<pivot_solve_status>(report->status), 0, 0.0, clock.seconds());

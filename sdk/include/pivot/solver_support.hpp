@@ -248,6 +248,42 @@ inline pivot_status finish(pivot_solve_report* report, pivot_solve_status status
     }
 }
 
+// The checks a solve() begins with (plugin_solver.h): the report reset; a
+// problem, options and (for n > 0) x given; a warm start's values finite.
+// Returns true when the solve goes on; otherwise the report is finished
+// (an empty problem is solved, bad arguments are INVALID_PROBLEM) and
+// `result` holds what solve() returns.
+inline bool begin_solve(const pivot_lcp_problem* problem, const pivot_solve_options* options, const double* x,
+                        pivot_solve_report* report, const Stopwatch& clock, pivot_status& result) {
+    result = PIVOT_ERROR;
+    if (report == nullptr) return false;
+    report->status = PIVOT_SOLVE_INVALID_PROBLEM;
+    report->iterations = 0;
+    report->reserved = 0;
+    report->residual = 0.0;
+    report->time_seconds = 0.0;
+    report->message[0] = '\0';
+    if (problem == nullptr || options == nullptr || (problem->n > 0 && x == nullptr)) {
+        set_message(report->message, "no problem, options or x given");
+        result = finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+        return false;
+    }
+    if (problem->n == 0) {
+        result = finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
+        return false;
+    }
+    if ((options->flags & PIVOT_SOLVE_WARM_START) != 0) {
+        for (uint32_t i = 0; i < problem->n; ++i) {
+            if (!std::isfinite(x[i])) {
+                set_message(report->message, "warm start x[%u] = %g is not finite", i, x[i]);
+                result = finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 // The pivot_instance_functions of a C++ solver class. Solver must provide:
 //   Solver(const pivot_host* host, const double* params, uint32_t count)  (may throw)
 //   Solver(const Solver&)                                                (clone)

@@ -43,29 +43,32 @@ TEST(VelocityPgsDescriptor, ReadsTheFactoredFormOnly) {
     EXPECT_FALSE(record.has(PIVOT_SOLVER_CAP_MASS_BLOCKS));
 }
 
+// `sweeps` sweeps of velocity PGS on the factored problem against as many
+// of pivot.solver.pgs (no subspace minimization) on its assembled A.
+void expect_the_iterates_of_pgs(const LcpProblem& factored, uint32_t sweeps, const std::string& what) {
+    LcpProblem assembled = factored;
+    assembled.make_sparse();
+    assembled.factored = false;
+    const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}), factored);
+    const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
+                                                              {"tolerance", 0.0},
+                                                              {"subspace_minimization", false}}),
+                             assembled);
+    ASSERT_TRUE(v.result.ok()) << what << ": " << v.result.message;
+    ASSERT_TRUE(a.result.ok()) << what << ": " << a.result.message;
+    EXPECT_EQ(v.report.iterations, sweeps) << what;
+    double largest = 0.0;
+    for (uint32_t i = 0; i < factored.n; ++i) {
+        EXPECT_NEAR(v.x[i], a.x[i], 1e-10) << what << ", " << sweeps << " sweeps, row " << i;
+        largest = std::max(largest, std::abs(a.x[i]));
+    }
+    EXPECT_GT(largest, 0.1) << what << ": the problem loads its rows";
+}
+
 TEST(VelocityPgsIterates, SweepForSweepThoseOfGaussSeidelOnTheAssembledMatrix) {
     for (uint32_t seed : {1u, 2u, 3u}) {
         ContactTestProblem c(seed);
-        LcpProblem assembled = c.t.p;
-        assembled.make_sparse();
-        assembled.factored = false;
-        for (uint32_t sweeps : {1u, 7u, 30u}) {
-            const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}),
-                                     c.t.p);
-            const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
-                                                                      {"tolerance", 0.0},
-                                                                      {"subspace_minimization", false}}),
-                                     assembled);
-            ASSERT_TRUE(v.result.ok()) << v.result.message;
-            ASSERT_TRUE(a.result.ok()) << a.result.message;
-            EXPECT_EQ(v.report.iterations, sweeps);
-            double largest = 0.0;
-            for (uint32_t i = 0; i < c.t.p.n; ++i) {
-                EXPECT_NEAR(v.x[i], a.x[i], 1e-10) << "seed " << seed << ", " << sweeps << " sweeps, row " << i;
-                largest = std::max(largest, std::abs(a.x[i]));
-            }
-            EXPECT_GT(largest, 0.1) << "the problems load the contacts";
-        }
+        for (uint32_t sweeps : {1u, 7u, 30u}) expect_the_iterates_of_pgs(c.t.p, sweeps, "seed " + std::to_string(seed));
     }
 }
 
@@ -98,23 +101,7 @@ TEST(VelocityPgsIterates, TheGeneralLayoutMatchesGaussSeidelOnTheAssembledMatrix
                 t.p.findex[3 * c + k] = static_cast<int32_t>(3 * c);
             }
         }
-        LcpProblem assembled = t.p;
-        assembled.make_sparse();
-        assembled.factored = false;
-        const uint32_t sweeps = 25;
-        const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}), t.p);
-        const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
-                                                                  {"tolerance", 0.0},
-                                                                  {"subspace_minimization", false}}),
-                                 assembled);
-        ASSERT_TRUE(v.result.ok()) << v.result.message;
-        ASSERT_TRUE(a.result.ok()) << a.result.message;
-        double largest = 0.0;
-        for (uint32_t i = 0; i < 12; ++i) {
-            EXPECT_NEAR(v.x[i], a.x[i], 1e-10) << "seed " << seed << ", row " << i;
-            largest = std::max(largest, std::abs(a.x[i]));
-        }
-        EXPECT_GT(largest, 0.1);
+        expect_the_iterates_of_pgs(t.p, 25, "a cable-like block, seed " + std::to_string(seed));
     }
 }
 
