@@ -98,20 +98,9 @@ bool VelocityGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report
             return false;
         }
     }
-    if (p.block_count > 0) {
-        const uint32_t* first = p.block_first_row;
-        bool ordered = first != nullptr && p.project != nullptr && first[p.block_count] <= n;
-        for (uint32_t k = 0; ordered && k < p.block_count; ++k) ordered = first[k] < first[k + 1];
-        if (!ordered) {
-            set_message(report.message, "block projection: %u blocks need a project function and ascending first "
-                                        "rows within 0..%u", p.block_count, n);
-            report.status = PIVOT_SOLVE_INVALID_PROBLEM;
-            return false;
-        }
-        block_begin_ = first[0];
-        block_end_ = first[p.block_count];
-    } else {
-        block_begin_ = block_end_ = n;
+    if (!sdk::projection_rows(p, block_begin_, block_end_, report.message)) {
+        report.status = PIVOT_SOLVE_INVALID_PROBLEM;
+        return false;
     }
     // The workspace grows only for a problem larger than any before (the
     // velocities are not known to reserve()).

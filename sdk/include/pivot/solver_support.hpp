@@ -147,6 +147,27 @@ inline pivot_solve_status validate_problem(const pivot_lcp_problem& p, bool need
     return PIVOT_SOLVE_CONVERGED;
 }
 
+// The rows of a problem's block projections (plugin_solver.h): [begin, end)
+// = [block_first_row[0], block_first_row[block_count]), or n, n without
+// blocks. False (the reason in `message`) when the blocks lack a project
+// function or their first rows are not ascending within 0..n.
+inline bool projection_rows(const pivot_lcp_problem& p, uint32_t& begin, uint32_t& end,
+                            char (&message)[PIVOT_MESSAGE_CAPACITY]) {
+    begin = end = p.n;
+    if (p.block_count == 0) return true;
+    const uint32_t* first = p.block_first_row;
+    bool ordered = first != nullptr && p.project != nullptr && first[p.block_count] <= p.n;
+    for (uint32_t k = 0; ordered && k < p.block_count; ++k) ordered = first[k] < first[k + 1];
+    if (!ordered) {
+        set_message(message, "block projection: %u blocks need a project function and ascending first rows within 0..%u",
+                    p.block_count, p.n);
+        return false;
+    }
+    begin = first[0];
+    end = first[p.block_count];
+    return true;
+}
+
 // True when the problem has no finite bounds other than lo = 0, hi = inf and
 // no friction index: a standard LCP.
 inline bool is_standard_lcp(const pivot_lcp_problem& p) {
