@@ -30,12 +30,12 @@ const pivot_plugin_descriptor kDescriptor = {
     PIVOT_ABI_MINOR,
     PIVOT_KIND_SOLVER,
     "pivot.solver.newton",
-    "Primal Newton solver for contact islands",
+    "Newton-type solver for contact islands",
     "Pivot",
     "1.0.0",
-    "exact solves of the step's problem as a convex problem in the island's velocities: Newton's method with an exact "
-    "line search and a sparse LDL^T of H = Mbar + J^T D^-1 J; friction index; a few iterations for large piles; "
-    "step problems only (factored form with mass blocks)",
+    "exact solves of the step's problem by block principal pivoting (the semismooth Newton method on the natural "
+    "map) with the linear algebra in the island's velocities: a sparse LDL^T of H = Mbar + J^T D^-1 J; friction "
+    "index; a few factorizations for large piles; step problems only (factored form with mass blocks)",
     PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_FRICTION_INDEX | PIVOT_SOLVER_CAP_STANDARD_LCP |
         PIVOT_SOLVER_CAP_FACTORED | PIVOT_SOLVER_CAP_MASS_BLOCKS | PIVOT_SOLVER_CAP_WARM_START |
         PIVOT_SOLVER_CAP_TIME_BUDGET | PIVOT_SOLVER_CAP_DETERMINISTIC,

@@ -34,10 +34,12 @@ public:
 };
 }  // namespace pivot::test
 
-#if defined(__SANITIZE_ADDRESS__)
+// Not under a sanitizer: it interposes the allocator itself (ThreadSanitizer
+// crashes at start-up when the program's malloc is instrumented).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PIVOT_COUNTS_ALLOCATIONS 0
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define PIVOT_COUNTS_ALLOCATIONS 0
 #endif
 #endif
