@@ -22,12 +22,17 @@ bool VelocityHessian::set_pattern(const pivot_factored_problem& f, uint32_t n, c
         add_pairs(i, i);
         if (findex != nullptr && findex[i] >= 0) add_pairs(i, static_cast<uint32_t>(findex[i]));
     }
+    const uint32_t blocks = f.block_count;
+    const bool same_blocks = velocities_ > 0 && blocks == blocks_ &&
+                             std::equal(f.block_start, f.block_start + blocks + 1, block_start_.begin(),
+                                        block_start_.end());
+    // The same rows on the same blocks as last time (a resting pile, step
+    // after step): the same pattern, known without sorting the pairs.
+    if (same_blocks && pairs_scratch_ == pairs_as_met_) return true;
+    pairs_as_met_ = pairs_scratch_;
     std::sort(pairs_scratch_.begin(), pairs_scratch_.end());
     pairs_scratch_.erase(std::unique(pairs_scratch_.begin(), pairs_scratch_.end()), pairs_scratch_.end());
-    const uint32_t blocks = f.block_count;
-    if (velocities_ > 0 && blocks == blocks_ && std::equal(f.block_start, f.block_start + blocks + 1,
-                                                           block_start_.begin(), block_start_.end()) &&
-        pairs_scratch_ == pairs_) {
+    if (same_blocks && pairs_scratch_ == pairs_) {
         return true;  // the same blocks, coupled the same way: the same pattern
     }
     blocks_ = blocks;
@@ -101,7 +106,10 @@ bool VelocityHessian::set_pattern(const pivot_factored_problem& f, uint32_t n, c
         }
         block_graph_start_[k + 1] = static_cast<int32_t>(block_graph_.size());
     }
-    return analyze();
+    if (analyze()) return true;
+    velocities_ = 0;  // not analyzed: the next call starts over, whatever its pairs
+    pairs_as_met_.clear();
+    return false;
 }
 
 bool VelocityHessian::analyze() {

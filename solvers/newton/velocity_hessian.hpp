@@ -70,6 +70,7 @@ private:
     std::vector<uint32_t> block_start_;          // the island's blocks, as the problem gives them
     std::vector<uint64_t> pairs_;                // (lower block << 32 | higher block), sorted, unique
     std::vector<uint64_t> pairs_scratch_;
+    std::vector<uint64_t> pairs_as_met_;         // the last call's pairs in row order (before sorting)
     std::vector<uint32_t> adjacent_start_;       // per block: its blocks (itself included), ascending
     std::vector<uint32_t> adjacent_;
     std::vector<uint32_t> run_;                  // per adjacency entry: its first row within the column
