@@ -81,6 +81,7 @@ void World::step() {
     commit_state(model_, state_, s);                 // v+, q+, impulses become the state
     timer.done(StepStage::projection);
     report_joints(model_, state_, s);             // reactions, position errors
+    report_contacts(model_, pool_.get(), s);      // contact points and forces
     watch_divergence(model_, state_, s);          // energy against work done, joint error
     timer.done(StepStage::reports);
     s.statistics.islands = s.island_count;

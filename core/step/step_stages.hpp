@@ -121,6 +121,9 @@ void project_positions(const WorldModel& model, const WorldState& state, const S
 
 // joint_reports.cpp: reaction forces and position errors of the joints.
 void report_joints(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+// contact_reports.cpp: each contact's point, normal, depth and forces (on
+// the pool when given; each contact writes its own report).
+void report_contacts(const WorldModel& model, WorkerPool* pool, StepScratch& scratch);
 
 // divergence.cpp: the energy bookkeeping started (before a step, when
 // invalid), then after the step the energy against the work done on the
