@@ -116,21 +116,21 @@ pivot_contact_bodies contact_bodies(const WorldModel& model, const StepScratch& 
     return b;
 }
 
+// Whether a row's direction (6 values) acts on velocities at all; a row
+// that does not (e.g. the polyhedral cone's auxiliary row) has no blocks.
+bool acts(const double* direction) {
+    return std::any_of(direction, direction + 6, [](double x) { return x != 0.0; });
+}
+
 // Contacts per task when the contact stage shares its work with a pool.
 constexpr uint32_t kContactChunk = 256;
-
-// The impulse and state slots the world's friction models use.
-struct ContactSlots {
-    uint32_t rows = 0;
-    uint32_t state = 0;
-};
 
 // Contact i's input to its friction model (its slot of the batch), its
 // tangents, id, warm start and state (its own slots): nothing another
 // contact writes, so contacts may be filled on any thread. rhs: a
 // block-sized scratch of the calling thread.
 void fill_contact_input(const WorldModel& model, const WorldState& state, StepScratch& s, uint32_t i,
-                        const ContactSlots& slots, double* rhs) {
+                        const StepScratch::ContactSlots& slots, double* rhs) {
     const double h = model.settings.timestep;
     const StepScratch::ContactPoint& p = s.contact_points[i];
     const collision::Contact& c = s.collision.contacts().contacts[p.collision_contact];
@@ -240,7 +240,7 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
         }
         const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
         std::copy_n(d, 6, report_directions + 6 * r_i);
-        if (!std::any_of(d, d + 6, [](double x) { return x != 0.0; })) continue;
+        if (!acts(d)) continue;
         for (int side = 0; side < 2; ++side) {
             if (p.element[side] < 0) continue;
             const auto e = static_cast<uint32_t>(p.element[side]);
@@ -370,15 +370,15 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.next_contact_ids.resize(count);
     // Every contact has kRows impulse and kState state slots (the state's
     // layout), of which the world's friction models use the first
-    // rows_used and state_used: only those are copied and cleared, the
+    // slots.rows and slots.state: only those are copied and cleared, the
     // others stay zero (never written), so a pile of thousands of contacts
     // does not move 80 values per contact three times a step.
-    uint32_t rows_used = 0, state_used = 0;
+    StepScratch::ContactSlots& slots = s.contact_slots_used;
+    slots = {};
     for (const PluginInstance& model_instance : model.friction_instances) {
-        rows_used = std::max(rows_used, std::min(model_instance.plugin().friction.max_rows_per_contact, kRows));
-        state_used = std::max(state_used, std::min(model_instance.plugin().friction.state_per_contact, kState));
+        slots.rows = std::max(slots.rows, std::min(model_instance.plugin().friction.max_rows_per_contact, kRows));
+        slots.state = std::max(slots.state, std::min(model_instance.plugin().friction.state_per_contact, kState));
     }
-    s.contact_slots_used = {rows_used, state_used};
     if (s.next_contact_impulses.size() < static_cast<size_t>(count) * kRows) {
         s.next_contact_impulses.resize(static_cast<size_t>(count) * kRows);
         s.next_contact_state.resize(static_cast<size_t>(count) * kState);
@@ -407,7 +407,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     const uint32_t workers = shared != nullptr ? shared->size() : 1;
     if (s.worker_rhs.size() < workers) s.worker_rhs.resize(workers);
     for (uint32_t w = 0; w < workers; ++w) s.worker_rhs[w].resize(s.block_rhs.size());
-    const ContactSlots slots{rows_used, state_used};
     WorkerPool::for_chunks(shared, count, kContactChunk, [&](uint32_t worker, uint32_t begin, uint32_t end) {
         for (uint32_t i = begin; i < end; ++i) fill_contact_input(model, state, s, i, slots, s.worker_rhs[worker].data());
     });
@@ -469,7 +468,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
             }
             for (uint32_t r_i = 0; r_i < row_count; ++r_i) {
                 const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
-                if (!std::any_of(d, d + 6, [](double x) { return x != 0.0; })) continue;
+                if (!acts(d)) continue;
                 for (int side = 0; side < 2; ++side) {
                     if (p.element[side] < 0) continue;
                     const auto e = static_cast<uint32_t>(p.element[side]);

@@ -47,9 +47,9 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
         const uint32_t i = s.contact_order[k];
         state.contact_ids[k] = s.next_contact_ids[i];
         // The slots the friction models use (the others stay zero: contact_rows.cpp).
-        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, s.contact_slots_used[0],
+        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, s.contact_slots_used.rows,
                     state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
-        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used[1],
+        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used.state,
                     state.contact_state.data() + static_cast<size_t>(k) * kState);
     }
     state.time += h;

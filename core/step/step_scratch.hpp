@@ -2,7 +2,6 @@
 // Everything a step computes on the way, sized once per model (prepare) so
 // that a step allocates nothing after the first. Each stage of core/step/
 // reads the model and the state and writes only its own part of this.
-#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -237,7 +236,13 @@ struct StepScratch {
     std::vector<uint64_t> next_contact_ids;
     std::vector<double> next_contact_impulses;
     std::vector<double> next_contact_state;
-    std::array<uint32_t, 2> contact_slots_used{};  // impulse and state slots the friction models use
+    // Of each contact's kMaxContactRows impulse and kMaxContactState state
+    // slots, those the world's friction models use (the others stay zero).
+    struct ContactSlots {
+        uint32_t rows = 0;
+        uint32_t state = 0;
+    };
+    ContactSlots contact_slots_used;
     std::vector<uint32_t> contact_order;
     std::vector<ContactReport> contact_reports;
 

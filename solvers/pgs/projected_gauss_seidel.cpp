@@ -159,18 +159,7 @@ void ProjectedGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
 }
 
 bool ProjectedGaussSeidel::residual(const pivot_lcp_problem& p, const double* x, double& value) {
-    value = natural_map_residual(p, x, w_.data(), 0, block_begin_);
-    const double after_blocks = natural_map_residual(p, x, w_.data(), block_end_, p.n);
-    if (!(after_blocks <= value)) value = after_blocks;  // NaN included
-    if (p.block_count == 0) return true;
-    // Block rows: |x_B - P_B(x_B - w_B)|, the block projection's natural map.
-    for (uint32_t i = block_begin_; i < block_end_; ++i) scratch_[i] = x[i] - w_[i];
-    if (!usable(p.project(p.project_context, 0, p.block_count, scratch_.data()))) return false;
-    for (uint32_t i = block_begin_; i < block_end_; ++i) {
-        const double d = std::abs(x[i] - scratch_[i]);
-        if (!(d <= value)) value = d;
-    }
-    return true;
+    return sdk::natural_map_residual_with_blocks(p, x, w_.data(), block_begin_, block_end_, scratch_.data(), value);
 }
 
 bool ProjectedGaussSeidel::project_onto_bounds(const pivot_lcp_problem& p, double* x) {

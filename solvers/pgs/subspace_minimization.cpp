@@ -39,19 +39,6 @@ double quadratic_objective(const pivot_lcp_problem& p, const double* x, const do
 
 }  // namespace
 
-double natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w, uint32_t begin,
-                            uint32_t end) {
-    double r = 0.0;
-    for (uint32_t i = begin; i < end; ++i) {
-        double lower = 0.0;
-        double upper = 0.0;
-        sdk::row_bounds(p, x, i, lower, upper);
-        const double d = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w[i])));
-        if (!(d <= r)) r = d;  // also lets NaN through
-    }
-    return r;
-}
-
 void SubspaceMinimization::reserve(uint32_t n, uint32_t nnz, double fill) {
     const size_t rows = static_cast<size_t>(n) + 1;
     const size_t entries = static_cast<size_t>(nnz) + 1;
@@ -324,7 +311,7 @@ SubspaceOutcome SubspaceMinimization::step(const pivot_lcp_problem& p, bool symm
                     }
                 }
             }
-            const double trial_residual = natural_map_residual(p, trial_x_.data(), trial_w_.data(), 0, p.n);
+            const double trial_residual = sdk::natural_map_residual(p, trial_x_.data(), trial_w_.data(), 0, p.n);
             const bool improves = quadratic ? quadratic_objective(p, trial_x_.data(), trial_w_.data()) < objective
                                             : trial_residual < residual;
             if (improves && trial_residual < residual_limit) {

@@ -128,9 +128,4 @@ private:
     sparse::SparseLdu factor_;
 };
 
-// The natural-map residual max_i |x_i - mid(l_i, u_i, x_i - w_i)| over rows
-// [begin, end) (bounds with the friction index at x).
-double natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w, uint32_t begin,
-                            uint32_t end);
-
 }  // namespace pivot::pgs

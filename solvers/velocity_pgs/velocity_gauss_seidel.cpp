@@ -11,8 +11,6 @@ namespace {
 
 using sdk::set_message;
 
-inline bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
-
 }  // namespace
 
 Parameters parameters_from(const double* values, uint32_t count) {
@@ -111,7 +109,7 @@ bool VelocityGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report
     u_.resize(f.block_start[f.block_count] + 6);  // + the zeros of packed rows on one block
     packed_ = pack(p);
     // A(i, j) = d_i [i = j] + sum over the blocks rows i and j share of
-    // J_i,k . W_j,k (plugin_solver.h).
+    // J_i,k . W_j,k (plugin_solver.h), for the block steps below.
     const auto a = [&](uint32_t i, uint32_t j) {
         double s = i == j ? f.diagonal[i] : 0.0;
         for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
@@ -127,13 +125,13 @@ bool VelocityGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report
         return s;
     };
     for (uint32_t i = 0; i < n; ++i) {
-        double a_ii = 0.0;
-        if (packed_) {  // d_i + J_a . W_a + J_b . W_b from the packed row
-            const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
-            a_ii = f.diagonal[i];
-            for (uint32_t c = 0; c < 6; ++c) a_ii += r[c] * r[6 + c] + r[12 + c] * r[18 + c];
-        } else {
-            a_ii = a(i, i);
+        // A_ii = d_i + sum over the row's blocks of J_i,k . W_i,k.
+        double a_ii = f.diagonal[i];
+        for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+            const pivot_row_block& rb = f.row_blocks[e];
+            const double* jac = f.jacobian + rb.jacobian_offset;
+            const double* r = f.response + rb.response_offset + rb.first;
+            for (uint32_t c = 0; c < rb.count; ++c) a_ii += jac[c] * r[c];
         }
         if (!(a_ii > 0.0)) {
             set_message(report.message,
@@ -221,25 +219,8 @@ double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
 }
 
 bool VelocityGaussSeidel::residual(const pivot_lcp_problem& p, const double* x, double& value) {
-    value = 0.0;
     for (uint32_t i = 0; i < p.n; ++i) w_[i] = row_w(p, i, x);
-    for (uint32_t i = 0; i < p.n; ++i) {
-        if (i == block_begin_) i = block_end_;
-        if (i >= p.n) break;
-        double lower = 0.0, upper = 0.0;
-        sdk::row_bounds(p, x, i, lower, upper);
-        const double d = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w_[i])));
-        if (!(d <= value)) value = d;  // NaN included
-    }
-    if (p.block_count == 0) return true;
-    // Block rows: |x_B - P_B(x_B - w_B)|.
-    for (uint32_t i = block_begin_; i < block_end_; ++i) before_[i] = x[i] - w_[i];
-    if (!usable(p.project(p.project_context, 0, p.block_count, before_.data()))) return false;
-    for (uint32_t i = block_begin_; i < block_end_; ++i) {
-        const double d = std::abs(x[i] - before_[i]);
-        if (!(d <= value)) value = d;
-    }
-    return true;
+    return sdk::natural_map_residual_with_blocks(p, x, w_.data(), block_begin_, block_end_, before_.data(), value);
 }
 
 pivot_status VelocityGaussSeidel::solve(const pivot_lcp_problem* problem, const pivot_solve_options* options,
@@ -251,7 +232,6 @@ pivot_status VelocityGaussSeidel::solve(const pivot_lcp_problem* problem, const 
     if ((options->flags & PIVOT_SOLVE_WARM_START) == 0) std::fill(x, x + p.n, 0.0);
     if (!prepare(p, *report)) return sdk::finish(report, static_cast<pivot_solve_status>(report->status), 0, 0.0,
                                                  clock.seconds());
-    f_ = p.factored;
     // The warm start within its own bounds, and u = W x.
     sdk::clamp_to_own_bounds(p, x);
     std::fill(u_.begin(), u_.end(), 0.0);  // the packed rows' 6 zeros at the end stay 0 (W_b = 0)

@@ -437,6 +437,30 @@ static void stage_times_are_reported(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* The ground and `count` cubes of edge `side` (1 kg) stacked on it,
+   "box0", "box1", ... from the bottom. */
+static void add_ground_and_stack(pivot_world* world, int count, double side) {
+    pivot_shape_desc ground, cube;
+    pivot_body_desc box;
+    char name[16];
+    int k = 0;
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&cube);
+    cube.type = "box";
+    cube.size[0] = cube.size[1] = cube.size[2] = side;
+    for (k = 0; k < count; ++k) {
+        pivot_body_desc_init(&box);
+        snprintf(name, sizeof name, "box%d", k);
+        box.name = name;
+        box.position[2] = side * (0.5 + k);
+        box.shapes = &cube;
+        box.shape_count = 1;
+        CALL(pivot_world_add_body(world, &box, NULL));
+    }
+}
+
 /* C API 0.4: the step budget (a settings tail field) reaches the world: a
    budget spent before the solve (1 ns) makes the box's contact island use
    its best answer, counted in budget_limited and not as a failure; a
@@ -445,8 +469,6 @@ static void step_budget_is_honoured(pivot_engine* engine) {
     pivot_world* world = NULL;
     pivot_world_settings settings;
     pivot_world_statistics statistics;
-    pivot_shape_desc ground, cube;
-    pivot_body_desc box;
     pivot_world_settings_init(&settings);
     settings.step_budget = -1.0;
     EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
@@ -454,18 +476,7 @@ static void step_budget_is_honoured(pivot_engine* engine) {
     settings.step_budget = 1e-9;
     settings.timestep = 1.0 / 60.0;
     CALL(pivot_world_create(engine, &settings, &world));
-    pivot_shape_desc_init(&ground);
-    ground.type = "plane";
-    CALL(pivot_world_add_static_shape(world, &ground));
-    pivot_shape_desc_init(&cube);
-    cube.type = "box";
-    cube.size[0] = cube.size[1] = cube.size[2] = 0.2;
-    pivot_body_desc_init(&box);
-    box.name = "box";
-    box.position[2] = 0.1;
-    box.shapes = &cube;
-    box.shape_count = 1;
-    CALL(pivot_world_add_body(world, &box, NULL));
+    add_ground_and_stack(world, 1, 0.2);
     CALL(pivot_world_step(world, 2));
     pivot_world_statistics_init(&statistics);
     CALL(pivot_world_statistics_get(world, &statistics));
@@ -481,35 +492,18 @@ static void step_budget_is_honoured(pivot_engine* engine) {
 static void large_islands_are_chosen(pivot_engine* engine) {
     const uint32_t rows[3] = {40u, UINT32_MAX, 40u};
     const char* solver[3] = {NULL, NULL, "dantzig"};
-    int c = 0, k = 0;
+    int c = 0;
     for (c = 0; c < 3; ++c) {
         pivot_world* world = NULL;
         pivot_world_settings settings;
         pivot_world_statistics statistics;
-        pivot_shape_desc ground, cube;
-        pivot_body_desc box;
-        char name[16];
         pivot_world_settings_init(&settings);
         settings.timestep = 1.0 / 60.0;
         settings.large_island_rows = rows[c];
         settings.large_island_sweeps = 2;
         settings.solver = solver[c];
         CALL(pivot_world_create(engine, &settings, &world));
-        pivot_shape_desc_init(&ground);
-        ground.type = "plane";
-        CALL(pivot_world_add_static_shape(world, &ground));
-        pivot_shape_desc_init(&cube);
-        cube.type = "box";
-        cube.size[0] = cube.size[1] = cube.size[2] = 1.0;
-        for (k = 0; k < 4; ++k) {
-            pivot_body_desc_init(&box);
-            snprintf(name, sizeof name, "box%d", k);
-            box.name = name;
-            box.position[2] = 0.5 + k;
-            box.shapes = &cube;
-            box.shape_count = 1;
-            CALL(pivot_world_add_body(world, &box, NULL));
-        }
+        add_ground_and_stack(world, 4, 1.0);
         CALL(pivot_world_step(world, 2));
         pivot_world_statistics_init(&statistics);
         CALL(pivot_world_statistics_get(world, &statistics));

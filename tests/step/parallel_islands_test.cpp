@@ -63,27 +63,40 @@ std::vector<double> snapshot(const World& world) {
     return out;
 }
 
-TEST(ParallelIslands, StepsAreBitwiseTheSameWhateverTheThreadCount) {
+// Worlds of 1, 2 and 4 threads at 60 Hz (`settings` otherwise), each built
+// by `scene`.
+std::vector<std::unique_ptr<World>> worlds_of_1_2_4_threads(WorldSettings settings, void (*scene)(World&)) {
     std::vector<std::unique_ptr<World>> worlds;
     for (uint32_t threads : {1u, 2u, 4u}) {
-        WorldSettings settings;
         settings.timestep = 1.0 / 60.0;
         settings.threads = threads;
         worlds.push_back(std::make_unique<World>(registry(), settings));
-        build(*worlds.back());
+        scene(*worlds.back());
     }
+    return worlds;
+}
+
+// Whether every world holds the bits of the first (positions, velocities).
+::testing::AssertionResult same_bits(const std::vector<std::unique_ptr<World>>& worlds) {
+    const std::vector<double> reference = snapshot(*worlds[0]);
+    for (size_t k = 1; k < worlds.size(); ++k) {
+        const std::vector<double> other = snapshot(*worlds[k]);
+        if (other.size() != reference.size() ||
+            std::memcmp(other.data(), reference.data(), reference.size() * sizeof(double)) != 0) {
+            return ::testing::AssertionFailure() << "world " << k << " differs from world 0";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+TEST(ParallelIslands, StepsAreBitwiseTheSameWhateverTheThreadCount) {
+    const auto worlds = worlds_of_1_2_4_threads(WorldSettings{}, build);
     uint32_t pooled = 0;
     for (int step = 0; step < 120; ++step) {
         for (auto& w : worlds) w->step();
         pooled += worlds[1]->statistics().pooled_islands;
         EXPECT_EQ(worlds[0]->statistics().pooled_islands, 0u) << "one thread: no pool";
-        const std::vector<double> reference = snapshot(*worlds[0]);
-        for (size_t k = 1; k < worlds.size(); ++k) {
-            const std::vector<double> other = snapshot(*worlds[k]);
-            ASSERT_EQ(other.size(), reference.size());
-            ASSERT_EQ(std::memcmp(other.data(), reference.data(), reference.size() * sizeof(double)), 0)
-                << "step " << step << ", world " << k;
-        }
+        ASSERT_TRUE(same_bits(worlds)) << "step " << step;
         EXPECT_EQ(worlds[2]->statistics().islands, worlds[0]->statistics().islands);
     }
     EXPECT_GT(pooled, 120u) << "the islands were shared with the pool";
@@ -119,25 +132,14 @@ void build_pile(World& world) {
 }
 
 TEST(ParallelIslands, TheContactStageOnThePoolGivesTheSameBits) {
-    std::vector<std::unique_ptr<World>> worlds;
-    for (uint32_t threads : {1u, 2u, 4u}) {
-        WorldSettings settings;
-        settings.timestep = 1.0 / 60.0;
-        settings.threads = threads;
-        settings.large_island_rows = 1000;
-        worlds.push_back(std::make_unique<World>(registry(), settings));
-        build_pile(*worlds.back());
-    }
+    WorldSettings settings;
+    settings.large_island_rows = 1000;
+    const auto worlds = worlds_of_1_2_4_threads(settings, build_pile);
     size_t most_contacts = 0;
     for (int step = 0; step < 40; ++step) {
         for (auto& w : worlds) w->step();
         most_contacts = std::max(most_contacts, worlds[0]->contacts().size());
-        const std::vector<double> reference = snapshot(*worlds[0]);
-        for (size_t k = 1; k < worlds.size(); ++k) {
-            const std::vector<double> other = snapshot(*worlds[k]);
-            ASSERT_EQ(std::memcmp(other.data(), reference.data(), reference.size() * sizeof(double)), 0)
-                << "step " << step << ", world " << k;
-        }
+        ASSERT_TRUE(same_bits(worlds)) << "step " << step;
     }
     EXPECT_GT(most_contacts, 600u) << "enough contacts for the pool (from 512) and chunks of 256 for each thread";
     EXPECT_EQ(worlds[1]->statistics().large_islands, 1u);

@@ -20,21 +20,27 @@ namespace {
 
 PluginRegistry& registry() { return test::first_party_plugins(); }
 
-void add_box_on_ground(World& world) {
+// The ground and `count` unit cubes (1 m, 1 kg) stacked on it at x.
+void add_ground_and_stack(World& world, int count, double x) {
     ShapeDescription ground;
     ground.type = "plane";
     world.add_static_shape(ground);
-    BodyDescription box;
-    box.name = "box";
-    box.mass = 1.0;
-    box.inertia = {1.0 / 6, 0, 0, 0, 1.0 / 6, 0, 0, 0, 1.0 / 6};
-    box.position = {5.0, 0.0, 0.5};
-    ShapeDescription cube;
-    cube.type = "box";
-    cube.size = {1.0, 1.0, 1.0};
-    box.shapes.push_back(cube);
-    world.add_body(box);
+    for (int k = 0; k < count; ++k) {
+        BodyDescription box;
+        box.name = "box" + std::to_string(k);
+        box.mass = 1.0;
+        box.inertia = {1.0 / 6, 0, 0, 0, 1.0 / 6, 0, 0, 0, 1.0 / 6};
+        box.position = {x, 0.0, 0.5 + k};
+        ShapeDescription cube;
+        cube.type = "box";
+        cube.size = {1.0, 1.0, 1.0};
+        box.shapes.push_back(cube);
+        world.add_body(box);
+    }
 }
+
+// A box on the ground, 5 m from the origin (away from a chain hung there).
+void add_box_on_ground(World& world) { add_ground_and_stack(world, 1, 5.0); }
 
 TEST(SolverSelection, ChainsGoToTheDirectSolverAndFrictionToTheWorldsSolver) {
     World world(registry(), WorldSettings{});
@@ -113,26 +119,6 @@ void add_row_of_spheres(World& world) {
     }
 }
 
-// A stack of 4 boxes (1 m, 1 kg): 4 x 4 contacts x 3 rows = 48 rows, whose
-// redundant contacts 2 sweeps cannot solve.
-void add_stack(World& world) {
-    ShapeDescription ground;
-    ground.type = "plane";
-    world.add_static_shape(ground);
-    for (int k = 0; k < 4; ++k) {
-        BodyDescription box;
-        box.name = "box" + std::to_string(k);
-        box.mass = 1.0;
-        box.inertia = {1.0 / 6, 0, 0, 0, 1.0 / 6, 0, 0, 0, 1.0 / 6};
-        box.position = {0.0, 0.0, 0.5 + k};
-        ShapeDescription cube;
-        cube.type = "box";
-        cube.size = {1.0, 1.0, 1.0};
-        box.shapes.push_back(cube);
-        world.add_body(box);
-    }
-}
-
 TEST(SolverSelection, LargeContactIslandsGoToVelocityPgsWithItsSweepsAsTheirBudget) {
     WorldSettings settings;
     settings.timestep = 1.0 / 60.0;
@@ -158,7 +144,7 @@ TEST(SolverSelection, LargeContactIslandsGoToVelocityPgsWithItsSweepsAsTheirBudg
     WorldSettings capped = settings;
     capped.large_island_sweeps = 2;
     World cut(registry(), capped);
-    add_stack(cut);
+    add_ground_and_stack(cut, 4, 0.0);  // 4 x 4 contacts x 3 rows = 48 rows, redundant: 2 sweeps cannot solve them
     for (int i = 0; i < 10; ++i) {
         cut.step();
         EXPECT_EQ(cut.statistics().large_islands, 1u);

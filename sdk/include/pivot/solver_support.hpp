@@ -235,6 +235,42 @@ inline double natural_map_residual(const pivot_lcp_problem& p, const double* x, 
     return r;
 }
 
+// max over rows [begin, end) of |x_i - mid(l_i, u_i, x_i - w_i)|, w = A x + b
+// given (bounds with the friction index at x); a NaN passes through.
+inline double natural_map_residual(const pivot_lcp_problem& p, const double* x, const double* w, uint32_t begin,
+                                   uint32_t end) {
+    double r = 0.0;
+    for (uint32_t i = begin; i < end; ++i) {
+        double lower = 0.0, upper = 0.0;
+        row_bounds(p, x, i, lower, upper);
+        const double d = std::abs(x[i] - std::min(upper, std::max(lower, x[i] - w[i])));
+        if (!(d <= r)) r = d;  // NaN included
+    }
+    return r;
+}
+
+// The natural-map residual of a problem with block projections (rows
+// [block_begin, block_end), projection_rows()): the box rows' as above and
+// each block's |x_B - P_B(x_B - w_B)| through the problem's projection
+// (scratch: n values). A NaN passes through. False when the projection
+// fails.
+inline bool natural_map_residual_with_blocks(const pivot_lcp_problem& p, const double* x, const double* w,
+                                             uint32_t block_begin, uint32_t block_end, double* scratch,
+                                             double& value) {
+    value = natural_map_residual(p, x, w, 0, block_begin);
+    const double after_blocks = natural_map_residual(p, x, w, block_end, p.n);
+    if (!(after_blocks <= value)) value = after_blocks;
+    if (p.block_count == 0) return true;
+    for (uint32_t i = block_begin; i < block_end; ++i) scratch[i] = x[i] - w[i];
+    const pivot_status status = p.project(p.project_context, 0, p.block_count, scratch);
+    if (status != PIVOT_OK && status != PIVOT_WARNING) return false;
+    for (uint32_t i = block_begin; i < block_end; ++i) {
+        const double d = std::abs(x[i] - scratch[i]);
+        if (!(d <= value)) value = d;
+    }
+    return true;
+}
+
 // Wall-clock time since construction.
 class Stopwatch {
 public:

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "factored_test_problem.hpp"
+#include "limits_and_motors_check.hpp"
 #include "solver_test_support.hpp"
 
 namespace pivot::test {
@@ -80,22 +81,12 @@ TEST(DirectTree, KeepsThePatternAndTakesNewValues) {
 
 TEST(DirectBounds, PrincipalPivotingAgreesWithDantzig) {
     PluginInstance direct = make_solver(kDirect);
-    PluginInstance dantzig = make_solver("pivot.solver.dantzig", {{"tolerance", 1e-12}});
     for (uint32_t seed : {1u, 2u, 3u, 4u}) {
-        FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 0.0), seed);
-        t.p.b = random_values(15, seed + 50);
-        set_limits_and_motors(t.p);  // boxes, one-sided bounds, a fixed row
-        const Solution s = solve(direct, t.p);
+        const auto t = limits_and_motors_problem(seed, 0.0);
+        const Solution s = expect_the_answer_of_dantzig(direct, *t, 1e-9, seed);
         ASSERT_TRUE(s.result.ok()) << s.result.message;
-        EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;
-        LcpProblem dense = t.p;
-        dense.make_dense();
-        dense.factored = false;
-        const Solution reference = solve(dantzig, dense);
-        ASSERT_TRUE(reference.result.ok()) << reference.result.message;
-        for (uint32_t i = 0; i < 15; ++i) EXPECT_NEAR(s.x[i], reference.x[i], 1e-9) << "seed " << seed << " row " << i;
         // Warm started at its own answer: the active set is right at once.
-        const Solution warm = solve(direct, t.p, &s.x);
+        const Solution warm = solve(direct, t->p, &s.x);
         ASSERT_TRUE(warm.result.ok());
         EXPECT_EQ(warm.report.iterations, 1u) << "seed " << seed;
     }

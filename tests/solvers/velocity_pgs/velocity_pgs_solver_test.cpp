@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "factored_test_problem.hpp"
+#include "limits_and_motors_check.hpp"
 #include "solver_test_support.hpp"
 
 namespace pivot::test {
@@ -121,20 +122,8 @@ TEST(VelocityPgsJoints, RigidRowsConvergeToTheDenseSolution) {
 
 TEST(VelocityPgsBounds, AgreesWithDantzigOnLimitsAndMotors) {
     PluginInstance solver = make_solver(kVelocityPgs, converging());
-    PluginInstance dantzig = make_solver("pivot.solver.dantzig", {{"tolerance", 1e-12}});
     for (uint32_t seed : {1u, 2u, 3u, 4u}) {
-        FactoredTestProblem t({6, 6, 6, 6, 6}, tree_rows(seed), std::vector<double>(15, 1e-6), seed);
-        t.p.b = random_values(15, seed + 50);
-        set_limits_and_motors(t.p);
-        const Solution s = solve(solver, t.p);
-        ASSERT_TRUE(s.result.ok()) << s.result.message;
-        EXPECT_LE(s.result.residual, 1e-10) << "seed " << seed;
-        LcpProblem dense = t.p;
-        dense.make_dense();
-        dense.factored = false;
-        const Solution reference = solve(dantzig, dense);
-        ASSERT_TRUE(reference.result.ok()) << reference.result.message;
-        for (uint32_t i = 0; i < 15; ++i) EXPECT_NEAR(s.x[i], reference.x[i], 1e-7) << "seed " << seed << " row " << i;
+        expect_the_answer_of_dantzig(solver, *limits_and_motors_problem(seed, 1e-6), 1e-7, seed);
     }
 }
 
