@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "api/api_support.hpp"
+#include "common/input_limits.hpp"
 #include "scene/scene_loader.hpp"
 
 using pivot::api::guarded;
@@ -29,6 +30,7 @@ std::array<double, N> array_of(const double (&values)[N]) {
 
 nlohmann::json json_object(const char* json, const char* what) {
     if (json == nullptr) return nlohmann::json::object();
+    pivot::check_json_depth(json, what);
     nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
         std::string shown(json, strnlen(json, 80));
@@ -183,6 +185,8 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
             ws.large_island_rows = s.large_island_rows;
         }
         if (s.large_island_sweeps != 0) ws.large_island_sweeps = s.large_island_sweeps;
+        // The step guard (0.6): 0 = the default; < 0 = off (WorldSettings: 0).
+        if (s.step_time_limit != 0.0) ws.step_time_limit = std::max(s.step_time_limit, 0.0);
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));

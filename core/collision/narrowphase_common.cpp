@@ -184,8 +184,11 @@ void reduce_and_emit(CandidateSet& set, const Vec3& n, const ShapeInstance& a, c
     double scale = 0.0;
     for (int i = 0; i < count; ++i) scale = std::max(scale, planar(at(i).position - at(0).position).squaredNorm());
     const double tie = 1e-12 * std::max(scale, 1e-12);
+    // The first candidate looked at is always taken, so every pick below is
+    // a candidate whatever the scale (at 1e29 m the tie exceeds every
+    // distance).
     auto better = [&](double value, double best_value, int i, int best_index) {
-        if (value > best_value + tie) return true;
+        if (best_index < 0 || value > best_value + tie) return true;
         return best_index >= 0 && value >= best_value - tie && at(i).depth > at(best_index).depth + 1e-12;
     };
     // 1. deepest (ties: the first, which keeps the choice deterministic).

@@ -1,15 +1,18 @@
 #include "lcp/lcp_file.hpp"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <istream>
 #include <ostream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/input_limits.hpp"
 
 namespace pivot {
 
@@ -100,15 +103,25 @@ LcpProblem read_lcp(std::istream& in, const std::string& name) {
     LcpProblem p;
     p.n = static_cast<uint32_t>(n);
     const size_t size = static_cast<size_t>(n);
-    p.dense.assign(size * size, 0.0);
+    // Storage grows with the numbers actually read (each takes at least two
+    // bytes of the file), never with the declared n alone: a 19-byte file
+    // declaring n = 10^6 ends with "the file ends before ...", not with
+    // terabytes allocated.
+    std::vector<double> rows;  // A row by row as in the file
+    rows.reserve(std::min<size_t>(size * size, size_t{1} << 16));
     for (size_t i = 0; i < size; ++i) {
         for (size_t j = 0; j < size; ++j) {
-            p.dense[i + j * size] = t.number("A", static_cast<long>(i), static_cast<long>(j), false);  // row-major in the file
+            rows.push_back(t.number("A", static_cast<long>(i), static_cast<long>(j), false));
         }
     }
+    p.dense.assign(size * size, 0.0);
+    for (size_t i = 0; i < size; ++i) {
+        for (size_t j = 0; j < size; ++j) p.dense[i + j * size] = rows[i * size + j];  // column-major in memory
+    }
+    rows = {};
     auto vector = [&](const char* name_of, bool infinite) {
-        std::vector<double> v(size);
-        for (size_t i = 0; i < size; ++i) v[i] = t.number(name_of, static_cast<long>(i), -1, infinite);
+        std::vector<double> v;
+        for (size_t i = 0; i < size; ++i) v.push_back(t.number(name_of, static_cast<long>(i), -1, infinite));
         return v;
     };
     p.b = vector("b", false);
@@ -122,6 +135,16 @@ LcpProblem read_lcp(std::istream& in, const std::string& name) {
             t.fail(fmt::format("{} = {} must be -1 or another row (0..{})", field, f, n - 1));
         }
         p.findex[i] = static_cast<int32_t>(f);
+    }
+    // A friction row's bounds scale with a normal row's impulse: the row it
+    // names must have no friction index itself (no chains, no cycles).
+    for (size_t i = 0; i < size; ++i) {
+        const int32_t f = p.findex[i];
+        if (f >= 0 && p.findex[static_cast<size_t>(f)] >= 0) {
+            t.fail(fmt::format("findex[{}] = {} names a row that has a friction index itself (findex[{}] = {}); it "
+                               "must name a normal row (findex -1)",
+                               i, f, f, p.findex[static_cast<size_t>(f)]));
+        }
     }
     for (size_t i = 0; i < size; ++i) {
         if (p.lo[i] > p.hi[i] || p.lo[i] == HUGE_VAL || p.hi[i] == -HUGE_VAL) {
@@ -142,8 +165,7 @@ LcpProblem read_lcp(std::istream& in, const std::string& name) {
 }
 
 LcpProblem read_lcp_file(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) throw Error(fmt::format("{}: cannot be opened", file.string()));
+    std::istringstream in(read_input_file(file, "LCP file"));
     return read_lcp(in, file.string());
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.hpp"
+#include "common/input_limits.hpp"
 
 namespace pivot {
 
@@ -126,6 +127,7 @@ std::vector<double> pack_params(const PluginRecord& plugin, ParamScope scope,
 nlohmann::json parse_param_text(std::string_view text) {
     // Numbers, booleans and arrays parse as JSON; anything else is a string
     // (an enum choice), so `--option law=tanh` needs no quotes.
+    check_json_depth(text, "option value");
     auto parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || parsed.is_object() || parsed.is_null()) return std::string(text);
     return parsed;

@@ -23,8 +23,10 @@
 #include <fmt/ranges.h>
 
 #include "common/error.hpp"
+#include "common/input_limits.hpp"
 #include "plugin_host/parameters.hpp"
 #include "scene/json_reader.hpp"
+#include "world/physical_limits.hpp"
 
 namespace pivot {
 
@@ -91,15 +93,25 @@ private:
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
                                 "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "large_island_rows", "large_island_sweeps",
-                                "step_budget", "threads"});
+                                "step_budget", "step_time_limit", "threads"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
         if (auto v = s.optional("timestep")) {
             settings.timestep = v->number();
             if (!(settings.timestep > 0.0)) v->fail(fmt::format("must be > 0 s, got {}", settings.timestep));
+            if (!(settings.timestep <= PhysicalLimits::max_timestep)) {
+                v->fail(fmt::format("must be at most {} s, got {}", PhysicalLimits::max_timestep, settings.timestep));
+            }
         }
-        if (auto v = s.optional("gravity")) settings.gravity = v->vec3();
+        if (auto v = s.optional("gravity")) {
+            settings.gravity = v->vec3();
+            const auto& g = settings.gravity;
+            if (!(std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) <= PhysicalLimits::max_gravity)) {
+                v->fail(fmt::format("magnitude must be at most {} m/s^2, got [{}, {}, {}]", PhysicalLimits::max_gravity,
+                                    g[0], g[1], g[2]));
+            }
+        }
         for (auto [key, field] : {std::pair{"solver_acceptance", &settings.solver_acceptance},
                                   std::pair{"contact_margin", &settings.contact_margin},
                                   std::pair{"restitution_threshold", &settings.restitution_threshold},
@@ -160,6 +172,11 @@ private:
             const double seconds = v->number();
             if (!(seconds >= 0.0 && std::isfinite(seconds))) v->fail(fmt::format("must be a finite number of seconds >= 0, got {}", seconds));
             settings.step_budget = seconds;
+        }
+        if (auto v = s.optional("step_time_limit")) {
+            const double seconds = v->number();
+            if (!(seconds >= 0.0)) v->fail(fmt::format("must be a number of seconds >= 0 (0 = off), got {}", seconds));
+            settings.step_time_limit = seconds;
         }
         if (auto v = s.optional("threads")) {
             const double n = v->number();
@@ -609,6 +626,7 @@ std::string parse_error_text(const nlohmann::json::exception& e) {
 std::unique_ptr<World> load_scene_json(PluginRegistry& registry, std::string_view json_text,
                                        const std::filesystem::path& base_dir, const std::string& source,
                                        const SceneOptions& options) {
+    check_json_depth(json_text, source);  // before parsing: a deep document would exhaust the stack later
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(json_text.begin(), json_text.end());
@@ -621,15 +639,8 @@ std::unique_ptr<World> load_scene_json(PluginRegistry& registry, std::string_vie
 
 std::unique_ptr<World> load_scene_file(PluginRegistry& registry, const std::filesystem::path& file,
                                        const SceneOptions& options) {
-    const std::string source = file.string();
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) throw Error(fmt::format("{}: file not found", source));
-    if (std::filesystem::is_directory(file, ec)) throw Error(fmt::format("{}: is a folder, not a scene file", source));
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw Error(fmt::format("{}: cannot be read", source));
-    std::stringstream text;
-    text << in.rdbuf();
-    return load_scene_json(registry, text.str(), file.parent_path(), source, options);
+    const std::string text = read_input_file(file, "scene file");
+    return load_scene_json(registry, text, file.parent_path(), file.string(), options);
 }
 
 }  // namespace pivot

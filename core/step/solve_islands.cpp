@@ -415,8 +415,9 @@ void solve_one_island(void* context, uint32_t worker, uint32_t index) {
 
 void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
     // The step budget: the solves end when the stages after them would
-    // overrun it (WorldSettings::step_budget).
-    const double budget = model.settings.step_budget;
+    // overrun it (WorldSettings::step_budget, or the step_time_limit guard
+    // when that is shorter).
+    const double budget = effective_step_budget(model.settings);
     const auto deadline = s.step_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                              std::chrono::duration<double>(budget - s.after_solve_seconds));
     s.v_next = s.v_free;

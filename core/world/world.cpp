@@ -3,6 +3,7 @@
 // fixed on the bodies so that both frames of a joint coincide initially
 // (the joint ABI's convention, <pivot/plugin_joint.h>).
 #include "world/world.hpp"
+#include "world/physical_limits.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -100,10 +101,8 @@ pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state
 }
 
 World::World(const PluginRegistry& registry, WorldSettings settings) : registry_(&registry) {
-    if (!(settings.timestep > 0.0) || !std::isfinite(settings.timestep)) {
-        throw Error(fmt::format("settings.timestep: must be a positive number of seconds, got {}", settings.timestep));
-    }
-    if (!all_finite(settings.gravity.data(), 3)) throw Error("settings.gravity: must be 3 finite numbers");
+    check_timestep(settings.timestep);
+    check_gravity(settings.gravity);
     const auto require_nonnegative = [](double value, const char* field, const char* unit) {
         if (!(value >= 0.0) || !std::isfinite(value)) {
             throw Error(fmt::format("settings.{}: must be a finite number >= 0{}, got {}", field, unit, value));
@@ -119,6 +118,7 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     }
     require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
     require_nonnegative(settings.step_budget, "step_budget", " s");
+    require_nonnegative(settings.step_time_limit, "step_time_limit", " s");
     if (settings.threads > 64) {
         throw Error(fmt::format("settings.threads: must be 0 (automatic) .. 64, got {}", settings.threads));
     }
@@ -257,9 +257,7 @@ void World::rebuild_material_pairs() {
 }
 
 collision::Shape World::make_shape(const ShapeDescription& d, const std::string& where, bool is_static) const {
-    auto positive = [&](double v, const char* field) {
-        if (!(v > 0.0) || !std::isfinite(v)) throw Error(fmt::format("{}: {}: must be > 0 m, got {}", where, field, v));
-    };
+    auto positive = [&](double v, const char* field) { check_shape_size(v, where, field); };
     collision::Shape shape;
     if (d.type == "sphere") {
         positive(d.radius, "radius");
@@ -396,23 +394,18 @@ BodyId World::add_body(const BodyDescription& body) {
     if (std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == body.name; })) {
         throw Error(where + ": name: a cable already has this name");
     }
-    if (!(body.mass > 0.0) || !std::isfinite(body.mass)) {
-        throw Error(fmt::format("{}: mass: must be a positive number of kg, got {}", where, body.mass));
-    }
-    const auto& I = body.inertia;
-    if (!all_finite(I.data(), 9)) throw Error(where + ": inertia: must be finite");
-    for (int r = 0; r < 3; ++r) {
-        for (int c = r + 1; c < 3; ++c) {
-            if (std::abs(I[3 * r + c] - I[3 * c + r]) > 1e-12 * (std::abs(I[0]) + std::abs(I[4]) + std::abs(I[8]))) {
-                throw Error(fmt::format("{}: inertia: not symmetric (entry ({}, {}) = {} but ({}, {}) = {})", where, r,
-                                        c, I[3 * r + c], c, r, I[3 * c + r]));
-            }
+    check_mass_and_inertia(body.mass, body.inertia, where);
+    if (!body.fixed) {
+        const BodyRecord* lightest = nullptr;
+        const BodyRecord* heaviest = nullptr;
+        for (const BodyRecord& b : model_.bodies) {
+            if (model_.fixed[b.element]) continue;
+            if (!lightest || b.mass < lightest->mass) lightest = &b;
+            if (!heaviest || b.mass > heaviest->mass) heaviest = &b;
         }
+        check_mass_ratio(body.mass, where, lightest ? lightest->mass : 0.0, lightest ? lightest->name : "",
+                         heaviest ? heaviest->mass : 0.0, heaviest ? heaviest->name : "");
     }
-    const double d2 = I[0] * I[4] - I[1] * I[3];
-    const double d3 = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
-                      I[2] * (I[3] * I[7] - I[4] * I[6]);
-    if (!(I[0] > 0 && d2 > 0 && d3 > 0)) throw Error(where + ": inertia: not positive definite");
     if (!all_finite(body.position.data(), 3)) throw Error(where + ": position: must be 3 finite numbers");
     if (!all_finite(body.linear_velocity.data(), 3)) throw Error(where + ": linear_velocity: must be finite");
     if (!all_finite(body.angular_velocity.data(), 3)) throw Error(where + ": angular_velocity: must be finite");
@@ -429,6 +422,7 @@ BodyId World::add_body(const BodyDescription& body) {
 
     ElementGroup& g = rigid_group();
     const uint32_t group = static_cast<uint32_t>(&g - model_.element_groups.data());
+    const auto& I = body.inertia;
     const nlohmann::json item = {{"mass", body.mass},
                                  {"inertia_diagonal", {I[0], I[4], I[8]}},
                                  {"inertia_products", {I[1], I[2], I[5]}}};
@@ -463,7 +457,7 @@ BodyId World::add_body(const BodyDescription& body) {
         shape.body = static_cast<int32_t>(element_at);
         model_.shapes.push_back(shape);
     }
-    model_.bodies.push_back({body.name, group, element_at});
+    model_.bodies.push_back({body.name, group, element_at, body.mass});
     body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));
     relayout();
     return static_cast<BodyId>(model_.bodies.size() - 1);

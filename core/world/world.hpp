@@ -203,6 +203,7 @@ struct BodyRecord {
     std::string name;
     uint32_t group = 0;    // element group
     uint32_t element = 0;  // global element index
+    double mass = 0.0;     // kg
 };
 
 // What two touching materials use: the friction-model instance of the pair

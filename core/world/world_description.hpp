@@ -62,6 +62,14 @@ struct WorldSettings {
     // no fallback starts once it is spent, and the island counts in
     // StepStatistics::budget_limited, not as a failure.
     double step_budget = 0.0;
+    // A guard, not a budget: the wall time after which a step's solves are
+    // cut as if a step_budget of this length were set, whatever
+    // step_budget says (s; 0 = off). Only pathological input reaches it
+    // (a 120-box pyramid at 60 Hz takes ~2 ms a step); it keeps any scene
+    // the loader accepts from holding a step for seconds (a pyramid at
+    // h = 1 s spent 1.4 s per step in Dantzig's friction rounds). A step it
+    // cuts counts in StepStatistics::budget_limited like a budgeted one.
+    double step_time_limit = 0.25;
     // Threads that solve a step's islands (the calling one included): 0 =
     // the machine's hardware threads, at most 4; 1 = the calling thread
     // only. The pool starts with the first step that has two islands to
@@ -102,6 +110,13 @@ struct WorldSettings {
     double divergence_energy = 0.1;
     double divergence_joint_error = 0.1;
 };
+
+// The wall time a step's solves may use (s; 0 = unbounded): step_budget,
+// or step_time_limit when that is set and shorter.
+inline double effective_step_budget(const WorldSettings& s) {
+    if (s.step_time_limit > 0.0 && (s.step_budget <= 0.0 || s.step_time_limit < s.step_budget)) return s.step_time_limit;
+    return s.step_budget;
+}
 
 // A collision shape (docs/scene-format.md "shapes"), in the body frame (or the
 // world frame for static shapes).

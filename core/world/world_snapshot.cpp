@@ -72,6 +72,13 @@ public:
         v.resize(count);
         take(v.data(), count * sizeof(T), what);
     }
+    // A count of entries that take at least `bytes_each` bytes of the buffer
+    // each: a forged count is refused before anything is sized by it.
+    size_t count(const char* what, size_t bytes_each) {
+        const auto n = value<uint64_t>(what);
+        if (n > (size_ - offset_) / bytes_each) throw Error(fmt::format("state buffer: {}: truncated", what));
+        return static_cast<size_t>(n);
+    }
     bool done() const { return offset_ == size_; }
 
 private:
@@ -149,7 +156,7 @@ void World::restore_state(const uint8_t* data, size_t size) {
     for (auto& bytes : element_states) r.any_array(bytes, "element plugin state");
     std::vector<std::vector<unsigned char>> joint_states(model_.joint_groups.size());
     for (auto& bytes : joint_states) r.any_array(bytes, "joint plugin state");
-    std::vector<std::vector<unsigned char>> friction_states(r.value<uint64_t>("friction instances"));
+    std::vector<std::vector<unsigned char>> friction_states(r.count("friction instances", sizeof(uint64_t)));
     for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
     if (!friction_states.empty() && model_.material_pairs.empty() && !model_.shapes.empty()) rebuild_material_pairs();

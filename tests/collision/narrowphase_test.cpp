@@ -177,6 +177,24 @@ TEST(Narrowphase, ThinBoxFlatOnPlaneKeepsTheBottomCornersWithALargeMargin) {
     }
 }
 
+// Contact reduction at an absurd scale (a box 1.2e29 m long: worlds refuse
+// it, the narrowphase must still not index outside its candidates): every
+// distance is below the tie tolerance, so the first candidate is taken.
+// It used to index the candidate array with -1 (UBSan).
+TEST(Narrowphase, ReductionPicksCandidatesAtAnyScale) {
+    const auto plane = place(Shape::plane(Vec3::UnitZ(), 0.0), Vec3::Zero());
+    const auto bar = place(Shape::box(Vec3(1.2e29, 0.2, 0.2)), Vec3(0, 0, 0.09));
+    const auto cs = run(bar, plane, 0.25);  // all 8 corners are candidates
+    ASSERT_GE(cs.size(), 1u);
+    ASSERT_LE(cs.size(), 4u);
+    for (const Contact& c : cs) {
+        EXPECT_TRUE(c.position.allFinite());
+        EXPECT_EQ(std::abs(c.position.x()), 0.6e29);  // a corner
+        // A bottom or a top corner (z exact: the box is not rotated).
+        EXPECT_TRUE(std::abs(c.depth - 0.01) < 1e-12 || std::abs(c.depth + 0.19) < 1e-12) << c.depth;
+    }
+}
+
 TEST(Narrowphase, TiltedBoxOnPlaneGivesLowestCorners) {
     const auto plane = place(Shape::plane(Vec3::UnitZ(), 0.0), Vec3::Zero());
     // Rotated about y: the lowest edge (along y) touches: 2 points.

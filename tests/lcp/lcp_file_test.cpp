@@ -87,6 +87,27 @@ TEST(LcpFile, ErrorsNameFileLineAndField) {
     EXPECT_EQ(error_of("pivot-lcp/1\n1\n1\n0\n0\ninf\n-1 7\n"), "p.txt:7: unexpected '7' after the last findex");
 }
 
+// Storage grows with what the file holds, not with the n it declares: a
+// 19-byte file declaring the largest n allowed (10^6: 8 TB dense) ends
+// where the file does (it used to end with std::bad_alloc).
+TEST(LcpFile, DeclaredSizeAloneAllocatesNothing) {
+    EXPECT_EQ(error_of("pivot-lcp/1\n1000000\n"), "p.txt:2: the file ends before A(0, 0)");
+    EXPECT_EQ(error_of("pivot-lcp/1\n16000\n1 2 3\n"), "p.txt:3: the file ends before A(0, 3)");
+    EXPECT_EQ(error_of("pivot-lcp/1\n1000001\n"), "p.txt:2: n = 1000001 is not a size (0..1000000)");
+}
+
+// A friction row's bounds scale with a normal row's impulse: findex must
+// name a row without a friction index (no chains, no cycles).
+TEST(LcpFile, FrictionIndexMustNameANormalRow) {
+    // Rows 1 and 2 name each other (a cycle); row 2 names row 1 (a chain).
+    EXPECT_EQ(error_of("pivot-lcp/1\n3\n1 0 0\n0 1 0\n0 0 1\n0 0 0\n0 -1 -1\ninf 1 1\n-1 2 1\n"),
+              "p.txt:9: findex[1] = 2 names a row that has a friction index itself (findex[2] = 1); it must name a "
+              "normal row (findex -1)");
+    EXPECT_EQ(error_of("pivot-lcp/1\n3\n1 0 0\n0 1 0\n0 0 1\n0 0 0\n0 -1 -1\ninf 1 1\n-1 0 1\n"),
+              "p.txt:9: findex[2] = 1 names a row that has a friction index itself (findex[1] = 0); it must name a "
+              "normal row (findex -1)");
+}
+
 TEST(LcpFile, DenseAndSparseFormsAgree) {
     std::istringstream in("pivot-lcp/1\n3\n2 0 1\n0 3 0\n1 0 4\n0 0 0\n0 0 0\ninf inf inf\n-1 -1 -1\n");
     LcpProblem p = read_lcp(in, "p.txt");

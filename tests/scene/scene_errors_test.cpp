@@ -159,8 +159,44 @@ TEST(SceneErrors, ValueRangesAreWorldChecksWithThePath) {
                  {"restitution: must be in [0, 1]"});
     expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
                                       "shapes": [{"type": "sphere", "radius": -1}]}])"),
-                 "/bodies/0", {"radius: must be > 0 m"});
+                 "/bodies/0", {"radius: must be between 1e-06 m and 100000 m, got -1"});
     expect_error(scene(R"({"timestep": 0})", kBob), "/settings/timestep", {"must be > 0 s"});
+}
+
+// Limits where physics sets none (core/world/physical_limits.hpp): each is
+// refused with the file, the pointer and the limit, at load.
+TEST(SceneErrors, LimitsAreRefusedAtLoad) {
+    expect_error(scene(R"({"timestep": 1e9})", kBob), "/settings/timestep", {"must be at most 1 s, got 1000000000"});
+    expect_error(scene(R"({"gravity": [0, 0, -1.2e29]})", kBob), "/settings/gravity",
+                 {"magnitude must be at most 10000 m/s^2"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "box", "size": [1.2e29, 0.2, 0.2]}]}])"),
+                 "/bodies/0", {"shapes[0]: size: must be between 1e-06 m and 100000 m, got 1.2e+29"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1],
+                                      "shapes": [{"type": "capsule", "radius": 1e-7, "length": 1}]}])"),
+                 "/bodies/0", {"shapes[0]: radius: must be between 1e-06 m and 100000 m, got 1e-07"});
+    // An inertia of 1e-101 kg m^2 is positive definite but far too small
+    // for 1 kg (radius of gyration 3e-51 m); it used to be misread as
+    // indefinite through an underflowing determinant.
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1e-101, 1e-101, 1e-101]}])"), "/bodies/0",
+                 {"body 'b': inertia: principal moments 1e-101..1e-101 kg m^2 give a radius of gyration"});
+    expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1e-11]}])"), "/bodies/0",
+                 {"differ by more than the factor 1e+10"});
+    // Masses of one world's moving bodies within a factor 1e8 (a 1e-12 kg box
+    // in a pile of 10 kg boxes made every step take seconds); a fixed body
+    // may weigh anything.
+    expect_error(scene(kSettings, R"([{"name": "crate", "mass": 10, "inertia": [1, 1, 1]},
+                                      {"name": "dust", "mass": 1e-12, "inertia": [1e-13, 1e-13, 1e-13]}])"),
+                 "/bodies/1", {"body 'dust': mass: 1e-12 kg is less than 1/1e+08 of the mass of body 'crate' (10 kg)"});
+    expect_error(scene(kSettings, R"([{"name": "dust", "mass": 1e-6, "inertia": [1e-7, 1e-7, 1e-7]},
+                                      {"name": "crate", "mass": 1000, "inertia": [100, 100, 100]}])"),
+                 "/bodies/1", {"body 'crate': mass: 1000 kg is more than 1e+08 times the mass of body 'dust'"});
+    EXPECT_EQ(load_error(scene(kSettings, R"([{"name": "ground", "mass": 1e12, "inertia": [1e12, 1e12, 1e12],
+                                              "fixed": true},
+                                             {"name": "dust", "mass": 1e-3, "inertia": [1e-5, 1e-5, 1e-5]}])")),
+              "");
+    expect_error(scene(R"({"step_time_limit": -1})", kBob), "/settings/step_time_limit",
+                 {"must be a number of seconds >= 0 (0 = off), got -1"});
 }
 
 TEST(SceneErrors, UnknownPluginIds) {

@@ -114,5 +114,33 @@ TEST(Snapshot, ForeignOrDamagedBuffersAreRefusedAndChangeNothing) {
     EXPECT_EQ(coordinates(world), before);
 }
 
+// A count in the buffer is checked against the bytes left before anything
+// is sized by it: a forged count of friction instances (the buffer's last
+// section: the count, then each instance's state as length + bytes) is
+// "truncated", not gigabytes allocated.
+TEST(Snapshot, ForgedCountsAreRefusedBeforeAllocating) {
+    World world(registry(), WorldSettings{});
+    build_scene(world);
+    for (int k = 0; k < 10; ++k) world.step();
+    std::vector<uint8_t> forged = world.save_state();
+    const size_t instances = world.model().friction_instances.size();
+    ASSERT_GT(instances, 0u);
+    // The first-party friction models keep no instance state: the section
+    // is the count and one zero length per instance.
+    const size_t at = forged.size() - 8 * (instances + 1);
+    uint64_t count = 0;
+    std::memcpy(&count, forged.data() + at, sizeof count);
+    ASSERT_EQ(count, instances) << "the buffer's layout changed; update this test";
+    for (const uint64_t forged_count : {uint64_t{1} << 40, uint64_t{1} << 62, ~uint64_t{0}}) {
+        std::memcpy(forged.data() + at, &forged_count, sizeof forged_count);
+        try {
+            world.restore_state(forged.data(), forged.size());
+            ADD_FAILURE() << "accepted a count of " << forged_count;
+        } catch (const Error& e) {
+            EXPECT_STREQ(e.what(), "state buffer: friction instances: truncated");
+        }
+    }
+}
+
 }  // namespace
 }  // namespace pivot

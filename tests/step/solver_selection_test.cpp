@@ -161,6 +161,35 @@ TEST(SolverSelection, LargeContactIslandsGoToVelocityPgsWithItsSweepsAsTheirBudg
     EXPECT_EQ(cut.statistics().large_islands, 0u);
 }
 
+// The step guard (WorldSettings::step_time_limit) cuts the solves like a
+// budget of its length, whatever step_budget says: spent before the solve
+// (1 ns), the island is budget-limited even with a generous step_budget,
+// and not at all with the guard off (0) and no budget.
+TEST(SolverSelection, TheStepTimeLimitCutsLikeTheShorterBudget) {
+    EXPECT_EQ(WorldSettings{}.step_time_limit, 0.25);
+    for (const double step_budget : {0.0, 10.0}) {
+        WorldSettings guarded;
+        guarded.step_time_limit = 1e-9;
+        guarded.step_budget = step_budget;
+        World world(registry(), guarded);
+        add_box_on_ground(world);
+        for (int i = 0; i < 3; ++i) {
+            world.step();
+            EXPECT_EQ(world.statistics().budget_limited, 1u) << "step " << i << ", step_budget " << step_budget;
+            EXPECT_EQ(world.statistics().solver_failures, 0u);
+        }
+    }
+    WorldSettings off;
+    off.step_time_limit = 0.0;
+    World world(registry(), off);
+    add_box_on_ground(world);
+    for (int i = 0; i < 3; ++i) {
+        world.step();
+        EXPECT_EQ(world.statistics().budget_limited, 0u);
+        EXPECT_EQ(world.statistics().solver_failures, 0u);
+    }
+}
+
 TEST(SolverSelection, ANegativeOrNonFiniteStepBudgetIsRefused) {
     for (double bad : {-1e-3, HUGE_VAL, std::nan("")}) {
         WorldSettings settings;

@@ -91,6 +91,15 @@ TEST(CliPlugins, ProbeSurvivesAPluginThatCrashesWhileLoading) {
     EXPECT_TRUE(contains(r.err, "plugin file '" + file + "': crashed while being loaded")) << r.err;
 }
 
+TEST(CliPlugins, ProbeGivesUpOnAPluginThatNeverFinishesLoading) {
+    const std::string file = kCrash + "/broken_entry_hangs.so";
+    auto r = run_command(kPivot + " plugins --probe " + file + " --timeout 0.5");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(contains(r.err, "plugin file '" + file + "': did not finish loading within 0.5 s")) << r.err;
+    EXPECT_EQ(run_command(kPivot + " plugins --probe " + file + " --timeout 0").exit_code, 2);
+    EXPECT_EQ(run_command(kPivot + " plugins --probe " + file + " --timeout x").exit_code, 2);
+}
+
 TEST(CliPlugins, AnExplicitBrokenPluginPathIsAUserError) {
     auto r = run_command(kPivot + " plugins --plugins " + kBroken + "/broken_bad_id.so");
     EXPECT_EQ(r.exit_code, 1);

@@ -208,6 +208,40 @@ TEST(CliRun, BadSceneExitsOneNamingFileAndPath) {
     EXPECT_EQ(r.err, "pivot run: " + temp("missing.json") + ": file not found\n");
 }
 
+// Hostile files end with exit 1 and one line naming the file, without a
+// signal and without reading or allocating more than the file justifies.
+TEST(CliRun, HostileFilesEndCleanly) {
+    // A device is not a scene file (/dev/zero never ends).
+    auto r = run_command(kPivot + " run /dev/zero");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "pivot run: /dev/zero: not a regular file (a device, pipe or socket); a scene file must be a file\n");
+    r = run_command(kPivot + " lcp solve /dev/zero --solver dantzig");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("/dev/zero: not a regular file"), std::string::npos) << r.err;
+    // 150 000 nested arrays in friction parameters, and as much nesting of
+    // objects in solver options (300 KB and 900 KB): copying such a value is
+    // recursive and overflowed the stack.
+    const int depth = 150000;
+    const std::string deep_params = temp("deep_params.json");
+    std::ofstream(deep_params) << R"({"format": "pivot-scene/1", "materials": {"m": {"friction": {"x": )"
+                               << std::string(depth, '[') << std::string(depth, ']') << "}}}}";
+    r = run_command(kPivot + " run " + deep_params);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "pivot run: " + deep_params +
+                         ": line 1, column 127: JSON nested deeper than 64 levels (arrays and objects); refused "
+                         "before parsing\n");
+    const std::string deep_options = temp("deep_options.json");
+    std::ofstream out(deep_options);
+    out << R"({"format": "pivot-scene/1", "settings": {"solver": "pgs", "solver_options": )";
+    for (int k = 0; k < depth; ++k) out << R"({"a": )";
+    out << "1" << std::string(depth, '}') << "}}";
+    out.close();
+    r = run_command(kPivot + " run " + deep_options);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find(deep_options + ": line 1, column"), std::string::npos) << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find("JSON nested deeper than 64 levels"), std::string::npos) << r.err.substr(0, 300);
+}
+
 TEST(CliRun, UsageErrorsExitTwo) {
     const std::string scene = kScenes + "/pendulum.json";
     for (const std::string& args : {std::string("--frobnicate"), std::string("--every 0"), std::string("--steps -3"),

@@ -1,6 +1,10 @@
 #include "command_line.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "common/logging.hpp"
 #include "plugin_host/plugin_search_path.hpp"
@@ -41,6 +45,16 @@ std::vector<std::string> Arguments::options(const std::string& name) {
     std::vector<std::string> values;
     while (auto v = option(name)) values.push_back(*v);
     return values;
+}
+
+double parse_positive(const std::string& flag, const std::string& text) {
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v > 0.0 && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError{fmt::format("{} needs a positive number, got '{}'", flag, text)};
 }
 
 std::vector<std::string> Arguments::positionals() {

@@ -37,6 +37,9 @@ private:
     std::vector<std::string> args_;
 };
 
+// The value of `flag` as a finite number > 0; throws UsageError otherwise.
+double parse_positive(const std::string& flag, const std::string& text);
+
 // Options every command accepts: --log-level LEVEL, --plugins PATH (repeatable).
 struct CommonOptions {
     std::vector<std::string> plugin_paths;

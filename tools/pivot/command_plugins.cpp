@@ -1,5 +1,7 @@
 // `pivot plugins [--json] [--probe FILE]`: what plugins there are, with their
 // parameter schemas; or what is wrong with one plugin file.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +13,7 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <csignal>
 #include <cstring>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -26,7 +29,7 @@ namespace {
 
 const char* kUsage =
     "usage: pivot plugins [--json] [--plugins PATH]... [--log-level LEVEL]\n"
-    "       pivot plugins --probe FILE [--json]\n"
+    "       pivot plugins --probe FILE [--json] [--timeout S]\n"
     "\n"
     "Lists every loadable plugin: kind, id, version, ABI version, file and\n"
     "parameters. Plugins are found next to pivot (first-party), in the folders\n"
@@ -35,7 +38,9 @@ const char* kUsage =
     "  --json          print a JSON array of {kind, id, version, abi, file, parameters, ...}\n"
     "  --probe FILE    load FILE alone and report what is wrong with it; a\n"
     "                  plugin that crashes while loading is reported, not fatal\n"
-    "                  (exit 0 when it loads, 1 when it does not)\n";
+    "                  (exit 0 when it loads, 1 when it does not)\n"
+    "  --timeout S     with --probe: give up on a plugin that has not finished\n"
+    "                  loading after S seconds (default 10; it is killed)\n";
 
 nlohmann::json plugin_json(const PluginRecord& p) {
     return {{"kind", kind_name(p.kind)},
@@ -97,11 +102,10 @@ int probe_here(const std::string& file, bool json) {
     return report.ok() ? kSuccess : kUserError;
 }
 
-void report_crash(const std::string& file, bool json, const std::string& how) {
+// `happened`: "crashed while being loaded (...)", "did not finish loading ...".
+void report_load_failure(const std::string& file, bool json, const std::string& happened) {
     const std::string what = fmt::format(
-        "plugin file '{}': crashed while being loaded ({}); the fault is in the plugin's entry, init or "
-        "static constructors",
-        file, how);
+        "plugin file '{}': {}; the fault is in the plugin's entry, init or static constructors", file, happened);
     if (json) {
         nlohmann::json out = {{"file", file}, {"ok", false}, {"problems", {what}}, {"notes", nlohmann::json::array()},
                               {"plugins", nlohmann::json::array()}};
@@ -111,14 +115,15 @@ void report_crash(const std::string& file, bool json, const std::string& how) {
     }
 }
 
-int probe(const std::string& file, bool json) {
+int probe(const std::string& file, bool json, double timeout) {
 #if defined(__unix__) || defined(__APPLE__)
     // A plugin runs code when it is loaded (its entry, init, static
     // constructors); a crash there must not take the probe down with it, so
     // the loading happens in a child process. The child sends one byte when
     // it has finished: no byte means it died on the way, whatever its exit
     // status (crash handlers such as AddressSanitizer's turn a signal into
-    // an exit code).
+    // an exit code). A child that sends nothing within the timeout is
+    // killed: a plugin whose entry never returns must not hang the probe.
     int done_pipe[2];
     if (pipe(done_pipe) == 0) {
         std::fflush(nullptr);
@@ -140,6 +145,23 @@ int probe(const std::string& file, bool json) {
         if (child > 0) {
             char finished = 0;
             ssize_t got = 0;
+            pollfd waiting{done_pipe[0], POLLIN, 0};
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+            int ready = 0;
+            for (;;) {
+                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now());
+                ready = poll(&waiting, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0)));
+                if (ready >= 0 || errno != EINTR) break;
+            }
+            if (ready <= 0) {
+                kill(child, SIGKILL);
+                while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+                }
+                close(done_pipe[0]);
+                report_load_failure(file, json, fmt::format("did not finish loading within {} s (killed)", timeout));
+                return kUserError;
+            }
             do {
                 got = read(done_pipe[0], &finished, 1);
             } while (got < 0 && errno == EINTR);
@@ -150,10 +172,12 @@ int probe(const std::string& file, bool json) {
             if (got == 1 && WIFEXITED(status)) return WEXITSTATUS(status);
             if (WIFSIGNALED(status)) {
                 const int sig = WTERMSIG(status);
-                report_crash(file, json, fmt::format("signal {}, {}", sig, strsignal(sig)));
+                report_load_failure(file, json, fmt::format("crashed while being loaded (signal {}, {})", sig, strsignal(sig)));
             } else {
-                report_crash(file, json, fmt::format("the process ended with status {} before finishing",
-                                                     WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+                report_load_failure(file, json,
+                                    fmt::format("crashed while being loaded (the process ended with status {} "
+                                                "before finishing)",
+                                                WIFEXITED(status) ? WEXITSTATUS(status) : -1));
             }
             return kUserError;
         }
@@ -175,9 +199,12 @@ int command_plugins(std::vector<std::string> argv) {
         const CommonOptions common = read_common_options(args);
         const bool json = args.flag("--json");
         const auto probe_file = args.option("--probe");
+        const auto timeout_text = args.option("--timeout");
+        if (timeout_text && !probe_file) throw UsageError{"--timeout goes with --probe"};
+        const double timeout = timeout_text ? parse_positive("--timeout", *timeout_text) : 10.0;
         const auto rest = args.positionals();
         if (!rest.empty()) throw UsageError{"unexpected argument '" + rest.front() + "'"};
-        if (probe_file) return probe(*probe_file, json);
+        if (probe_file) return probe(*probe_file, json, timeout);
         return list_plugins(common, json);
     } catch (const UsageError& e) {
         fmt::print(stderr, "pivot plugins: {}\n{}", e.message, kUsage);

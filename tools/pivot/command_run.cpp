@@ -60,16 +60,6 @@ std::string csv_field(const std::string& text) {
 // state bit for bit, without the noise digits of a fixed 17.
 std::string number(double v) { return fmt::format("{}", v); }
 
-double parse_positive(const std::string& flag, const std::string& text) {
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && v > 0.0 && std::isfinite(v)) return v;
-    } catch (const std::exception&) {
-    }
-    throw UsageError{fmt::format("{} needs a positive number, got '{}'", flag, text)};
-}
-
 uint64_t parse_count(const std::string& flag, const std::string& text) {
     try {
         size_t used = 0;

@@ -59,6 +59,10 @@
  * projected Gauss-Seidel in velocities with a sweep budget;
  * pivot_world_settings gains large_island_rows and large_island_sweeps,
  * pivot_world_statistics large_islands.
+ * 0.6 (2026-11): hostile input: pivot_world_settings gains step_time_limit
+ * (a default 0.25 s guard on every step); worlds refuse time steps above
+ * 1 s, gravity above 1e4 m/s^2, shape sizes outside 1e-6..1e5 m, and
+ * masses and inertias outside the limits of docs/scene-format.md "Limits".
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -167,6 +171,13 @@ typedef struct pivot_world_settings {
                                      0: default 4000; UINT32_MAX: never.
                                      Ignored (never) when solver is named   */
     uint32_t large_island_sweeps; /* 0: default 20                           */
+    /* ---- appended in 0.6: zero = the default ---- */
+    double step_time_limit;       /* s: a guard, not a budget: a step's
+                                     solves are cut after this much wall time
+                                     whatever step_budget says (counted in
+                                     budget_limited), so no input can hold a
+                                     step for seconds. 0: default 0.25;
+                                     < 0: off                               */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 

@@ -1,0 +1,40 @@
+#pragma once
+// What a world accepts where physics itself sets no bound: the time step,
+// gravity, shape sizes, a body's mass and inertia, and the spread of masses
+// in one world. Inside these limits a step stays well conditioned in double
+// precision; outside them an input is refused with the field named, before
+// it can make a step slow or meaningless (a box 1e29 m long loses its contact
+// depths to round-off; a 1e-12 kg box in a pile of 1 kg boxes makes every
+// solver crawl). docs/scene-format.md, "Limits", says the same to users.
+#include <array>
+#include <string>
+
+namespace pivot {
+
+struct PhysicalLimits {
+    static constexpr double max_timestep = 1.0;            // s (real-time users run 1/30 s and below)
+    static constexpr double max_gravity = 1.0e4;           // m/s^2, |g| (1000 g)
+    static constexpr double min_shape_size = 1.0e-6;       // m: radius, length, box side
+    static constexpr double max_shape_size = 1.0e5;        // m: 100 km (round-off at that scale is ~1e-11 m)
+    static constexpr double min_gyration_radius = 1.0e-6;  // m: sqrt(I / m) of every principal moment
+    static constexpr double max_gyration_radius = 1.0e5;   // m
+    static constexpr double max_inertia_ratio = 1.0e10;    // largest / smallest principal moment of a body
+    static constexpr double max_mass_ratio = 1.0e8;        // heaviest / lightest moving body of a world
+};
+
+// Each throws pivot::Error "<where>: <field>: <what is wrong>" (where = e.g.
+// "body 'boom'"); the scene loader prepends the file and JSON pointer.
+void check_timestep(double timestep);
+void check_gravity(const std::array<double, 3>& gravity);
+void check_shape_size(double value, const std::string& where, const char* field);
+// Positive mass; a finite, symmetric, positive definite inertia (kg m^2,
+// row-major) whose principal moments have radii of gyration within the
+// limits and a ratio of principal moments within its limit (a relative test: an inertia of 1e-101 is refused as too small,
+// not misread as indefinite through an underflowing determinant).
+void check_mass_and_inertia(double mass, const std::array<double, 9>& inertia, const std::string& where);
+// The mass of a new moving body against the lightest and heaviest moving
+// bodies already in the world (names for the message; 0 kg when none).
+void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,
+                      double heaviest, const std::string& heaviest_name);
+
+}  // namespace pivot
