@@ -77,6 +77,29 @@ void check_mass_and_inertia(double mass, const std::array<double, 9>& I, const s
     }
 }
 
+void check_position(const std::array<double, 3>& p, const std::string& where, const char* field) {
+    const double m = PhysicalLimits::max_coordinate;
+    for (double x : p) {
+        if (!(std::abs(x) <= m)) {
+            throw Error(fmt::format("{}: {}: coordinates must be finite and within +-{:g} m, got [{}, {}, {}]", where,
+                                    field, m, p[0], p[1], p[2]));
+        }
+    }
+}
+
+void check_velocity(const std::array<double, 3>& v, const std::array<double, 3>& w, const std::string& where) {
+    const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(speed <= PhysicalLimits::max_speed)) {
+        throw Error(fmt::format("{}: linear_velocity: must be finite with a speed up to {:g} m/s, got [{}, {}, {}]",
+                                where, PhysicalLimits::max_speed, v[0], v[1], v[2]));
+    }
+    const double rate = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (!(rate <= PhysicalLimits::max_angular_speed)) {
+        throw Error(fmt::format("{}: angular_velocity: must be finite with a rate up to {:g} rad/s, got [{}, {}, {}]",
+                                where, PhysicalLimits::max_angular_speed, w[0], w[1], w[2]));
+    }
+}
+
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,
                       double heaviest, const std::string& heaviest_name) {
     const double ratio = PhysicalLimits::max_mass_ratio;

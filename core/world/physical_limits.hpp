@@ -20,6 +20,9 @@ struct PhysicalLimits {
     static constexpr double max_gyration_radius = 1.0e5;   // m
     static constexpr double max_inertia_ratio = 1.0e10;    // largest / smallest principal moment of a body
     static constexpr double max_mass_ratio = 1.0e8;        // heaviest / lightest moving body of a world
+    static constexpr double max_coordinate = 1.0e6;        // m: |x|, |y|, |z| of a position (round-off ~1e-10 m)
+    static constexpr double max_speed = 1.0e4;             // m/s: a body's given linear speed
+    static constexpr double max_angular_speed = 1.0e5;     // rad/s: a body's given angular speed
 };
 
 // Each throws pivot::Error "<where>: <field>: <what is wrong>" (where = e.g.
@@ -32,6 +35,11 @@ void check_shape_size(double value, const std::string& where, const char* field)
 // limits and a ratio of principal moments within its limit (a relative test: an inertia of 1e-101 is refused as too small,
 // not misread as indefinite through an underflowing determinant).
 void check_mass_and_inertia(double mass, const std::array<double, 9>& inertia, const std::string& where);
+// A position (m) whose coordinates are within +-max_coordinate.
+void check_position(const std::array<double, 3>& p, const std::string& where, const char* field);
+// A body's given velocity: speeds within max_speed and max_angular_speed.
+void check_velocity(const std::array<double, 3>& linear, const std::array<double, 3>& angular,
+                    const std::string& where);
 // The mass of a new moving body against the lightest and heaviest moving
 // bodies already in the world (names for the message; 0 kg when none).
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,

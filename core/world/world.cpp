@@ -273,7 +273,10 @@ collision::Shape World::make_shape(const ShapeDescription& d, const std::string&
     } else if (d.type == "plane") {
         if (!is_static) throw Error(where + ": type: a plane can only be a static shape");
         const Vec3d n = normalized(d.normal, where + ": normal");
-        if (!std::isfinite(d.offset)) throw Error(where + ": offset: must be finite");
+        if (!(std::abs(d.offset) <= PhysicalLimits::max_coordinate)) {
+            throw Error(fmt::format("{}: offset: must be finite and within +-{:g} m, got {}", where,
+                                    PhysicalLimits::max_coordinate, d.offset));
+        }
         shape = collision::Shape::plane({n[0], n[1], n[2]}, d.offset);
     } else {
         throw Error(fmt::format("{}: type: unknown shape type '{}' (sphere, box, capsule, cylinder, plane)", where,
@@ -281,9 +284,8 @@ collision::Shape World::make_shape(const ShapeDescription& d, const std::string&
     }
     const auto& o = d.orientation;
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-    if (!all_finite(d.position.data(), 3) || !(std::abs(norm - 1.0) <= 1e-6)) {
-        throw Error(where + ": position must be finite and orientation a unit quaternion");
-    }
+    if (!(std::abs(norm - 1.0) <= 1e-6)) throw Error(where + ": orientation: must be a unit quaternion");
+    check_position(d.position, where, "position");
     shape.local.position = {d.position[0], d.position[1], d.position[2]};
     shape.local.orientation = collision::Quat(o[0] / norm, o[1] / norm, o[2] / norm, o[3] / norm);
     auto it = std::find_if(model_.materials.begin(), model_.materials.end(),
@@ -406,9 +408,8 @@ BodyId World::add_body(const BodyDescription& body) {
         check_mass_ratio(body.mass, where, lightest ? lightest->mass : 0.0, lightest ? lightest->name : "",
                          heaviest ? heaviest->mass : 0.0, heaviest ? heaviest->name : "");
     }
-    if (!all_finite(body.position.data(), 3)) throw Error(where + ": position: must be 3 finite numbers");
-    if (!all_finite(body.linear_velocity.data(), 3)) throw Error(where + ": linear_velocity: must be finite");
-    if (!all_finite(body.angular_velocity.data(), 3)) throw Error(where + ": angular_velocity: must be finite");
+    check_position(body.position, where, "position");
+    check_velocity(body.linear_velocity, body.angular_velocity, where);
     const auto& o = body.orientation;
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
     if (!(std::abs(norm - 1.0) <= 1e-6)) {
@@ -898,10 +899,10 @@ std::array<double, 3> World::angular_velocity(BodyId b) const {
 
 void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<double, 4>& o) {
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-    if (!all_finite(p.data(), 3) || !(std::abs(norm - 1.0) <= 1e-6)) {
-        throw Error(fmt::format("body '{}': set_pose: position must be finite and orientation a unit quaternion",
-                                body_name(b)));
+    if (!(std::abs(norm - 1.0) <= 1e-6)) {
+        throw Error(fmt::format("body '{}': set_pose: orientation must be a unit quaternion", body_name(b)));
     }
+    check_position(p, fmt::format("body '{}': set_pose", body_name(b)), "position");
     auto* q = const_cast<double*>(body_q(b));
     q[0] = p[0], q[1] = p[1], q[2] = p[2];
     for (int i = 0; i < 4; ++i) q[3 + i] = o[i] / norm;
@@ -909,9 +910,7 @@ void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<
 }
 
 void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular) {
-    if (!all_finite(linear.data(), 3) || !all_finite(angular.data(), 3)) {
-        throw Error(fmt::format("body '{}': set_velocity: must be finite", body_name(b)));
-    }
+    check_velocity(linear, angular, fmt::format("body '{}': set_velocity", body_name(b)));
     auto* v = const_cast<double*>(body_v(b));
     for (int i = 0; i < 3; ++i) v[i] = linear[i], v[3 + i] = angular[i];
     state_.energy_watch.valid = false;

@@ -485,6 +485,84 @@ static void step_budget_is_honoured(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* C API 0.6: hostile input. The step guard step_time_limit (0: the
+   default 0.25 s; < 0: off; NaN refused) cuts the solves like a budget;
+   limits where physics has none are refused with the field named; a NaN
+   distance-joint length is refused (it used to mean the initial distance);
+   JSON nested deeper than 64 levels is refused before it is parsed. */
+static void hostile_calls_are_refused(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_statistics statistics;
+    pivot_joint_desc joint;
+    pivot_body_desc body;
+    char* deep;
+    const size_t depth = 100000;
+    pivot_world_settings_init(&settings);
+    settings.step_time_limit = NAN;
+    EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+    EXPECT(strstr(pivot_last_error(), "step_time_limit") != NULL);
+    settings.step_time_limit = 0.0;
+    settings.timestep = 1e9;
+    EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+    EXPECT(strstr(pivot_last_error(), "settings.timestep: must be a positive number of seconds up to 1 s") != NULL);
+    settings.timestep = 1.0 / 60.0;
+    settings.gravity[2] = -1.2e29;
+    EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+    EXPECT(strstr(pivot_last_error(), "settings.gravity") != NULL);
+    settings.gravity[2] = -9.81;
+    settings.step_time_limit = 1e-9;
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_ground_and_stack(world, 1, 0.2);
+    CALL(pivot_world_step(world, 2));
+    pivot_world_statistics_init(&statistics);
+    CALL(pivot_world_statistics_get(world, &statistics));
+    EXPECT(statistics.budget_limited == 1u);
+    EXPECT(statistics.solver_failures == 0u);
+
+    pivot_body_desc_init(&body);
+    body.name = "bob";
+    body.position[0] = 1.0;
+    CALL(pivot_world_add_body(world, &body, NULL));
+    pivot_joint_desc_init(&joint);
+    joint.name = "rod";
+    joint.type = "distance";
+    joint.body2 = "bob";
+    joint.length = NAN;
+    EXPECT(pivot_world_add_joint(world, &joint, NULL) == PIVOT_ERROR);
+    EXPECT(strstr(pivot_last_error(), "joint.length: NaN") != NULL);
+    joint.length = -1.0;
+    CALL(pivot_world_add_joint(world, &joint, NULL));
+    pivot_world_destroy(world);
+
+    /* A scene, then solver options, nested 100 000 levels deep. */
+    {
+        const char* heads[2] = {"{\"format\": \"pivot-scene/1\", \"x\": ", "{\"a\": "};
+        int h;
+        for (h = 0; h < 2; ++h) {
+            const size_t n = strlen(heads[h]);
+            deep = (char*)malloc(n + 2 * depth + 2);
+            EXPECT(deep != NULL);
+            if (deep == NULL) return;
+            memcpy(deep, heads[h], n);
+            memset(deep + n, '[', depth);
+            memset(deep + n + depth, ']', depth);
+            deep[n + 2 * depth] = '}';
+            deep[n + 2 * depth + 1] = '\0';
+            if (h == 0) {
+                EXPECT(pivot_world_create_from_json(engine, deep, NULL, &world) == PIVOT_ERROR && world == NULL);
+            } else {
+                pivot_world_settings_init(&settings);
+                settings.solver = "pgs";
+                settings.solver_options = deep;
+                EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+            }
+            EXPECT(strstr(pivot_last_error(), "JSON nested deeper than 64 levels") != NULL);
+            free(deep);
+        }
+    }
+}
+
 /* C API 0.5: large islands. Four boxes stacked (48 contact rows in one
    island): with large_island_rows = 40 and 2 sweeps the island is a large
    one, cut short by its sweeps (budget_limited, not a failure); with
@@ -629,6 +707,7 @@ int main(void) {
     divergence_is_reported(engine);
     stage_times_are_reported(engine);
     step_budget_is_honoured(engine);
+    hostile_calls_are_refused(engine);
     large_islands_are_chosen(engine);
 
     pivot_engine_destroy(engine);

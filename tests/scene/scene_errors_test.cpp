@@ -195,6 +195,16 @@ TEST(SceneErrors, LimitsAreRefusedAtLoad) {
                                               "fixed": true},
                                              {"name": "dust", "mass": 1e-3, "inertia": [1e-5, 1e-5, 1e-5]}])")),
               "");
+    // A position of 1e308 m made every energy infinite, refused in the step
+    // by the element plugin with no body named.
+    expect_error(scene(kSettings, R"([{"name": "far", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 1e308]}])"),
+                 "/bodies/0", {"body 'far': position: coordinates must be finite and within +-1e+06 m"});
+    expect_error(scene(kSettings, R"([{"name": "fast", "mass": 1, "inertia": [1, 1, 1],
+                                      "linear_velocity": [3e4, 0, 0]}])"),
+                 "/bodies/0", {"body 'fast': linear_velocity: must be finite with a speed up to 10000 m/s"});
+    expect_error(scene(kSettings, kBob, "[]", R"(, "static_shapes": [{"type": "plane", "normal": [0, 0, 1],
+                                                                    "offset": -1e300}])"),
+                 "/static_shapes/0", {"offset: must be finite and within +-1e+06 m"});
     expect_error(scene(R"({"step_time_limit": -1})", kBob), "/settings/step_time_limit",
                  {"must be a number of seconds >= 0 (0 = off), got -1"});
 }
