@@ -77,7 +77,7 @@ LcpSolverChain::LcpSolverChain(const PluginRegistry& registry, SolverChoice prim
 LcpSolverChain::Stage LcpSolverChain::make_stage(const SolverChoice& choice) const {
     const PluginRecord& record = registry_->require(PIVOT_KIND_SOLVER, choice.id);
     auto params = pack_params(record, ParamScope::instance, choice.options, fmt::format("solver '{}' options", record.id));
-    return Stage{record.id, choice.options, PluginInstance(record, params)};
+    return Stage{record.id, choice.options, PluginInstance(record, params), 0, 0, 0, {}};
 }
 
 void LcpSolverChain::set_primary(SolverChoice primary) { stages_.front() = make_stage(primary); }
@@ -106,7 +106,7 @@ std::unique_ptr<LcpSolverChain> LcpSolverChain::clone() const {
 LcpSolverChain::LcpSolverChain(const LcpSolverChain& other, CloneTag)
     : registry_(other.registry_), acceptance_(other.acceptance_) {
     for (const Stage& stage : other.stages_) {
-        stages_.push_back(Stage{stage.id, stage.options, stage.instance.clone(), 0, 0});
+        stages_.push_back(Stage{stage.id, stage.options, stage.instance.clone(), 0, 0, 0, stage.disabled});
     }
 }
 
@@ -161,6 +161,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
     uint32_t attempted = 0;
     for (size_t s = 0; s < stages_.size(); ++s) {
         Stage& stage = stages_[s];
+        if (!stage.disabled.empty()) continue;
         // A fallback identical to a solver that already failed on this
         // problem (the default fallback PGS behind a PGS primary) would fail
         // the same way, deterministically: skipped.
@@ -193,6 +194,10 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
             break;
         }
         if (time_budget > 0.0 && report.status == PIVOT_SOLVE_TIME_BUDGET) report.budget_exhausted = true;
+    }
+    if (attempted == 0 && std::all_of(stages_.begin(), stages_.end(), [](const Stage& st) { return !st.disabled.empty(); })) {
+        report.unusable = true;
+        for (const Stage& stage : stages_) report.failures.push_back(stage.disabled);
     }
     if (!report.solved && have_best_) {
         report.approximate = true;
@@ -263,6 +268,7 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     report.iterations = solver_report.iterations;
     report.solver_residual = solver_report.residual;
     report.friction_rounds = 0;
+    note_refusal(stage, r);
     if (!r.ok()) {
         report.failures.push_back(std::move(r.message));
         return false;
@@ -280,6 +286,18 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
         return false;
     }
     return true;
+}
+
+void LcpSolverChain::note_refusal(Stage& stage, const CallResult& r) {
+    stage.broken_in_a_row = r.broken ? stage.broken_in_a_row + 1 : 0;
+    if (r.status != PIVOT_FATAL && stage.broken_in_a_row < kBrokenAnswersToDisable) return;
+    stage.disabled = r.status == PIVOT_FATAL
+                         ? fmt::format("solver '{}' is disabled for this world: it returned FATAL ({})", stage.id,
+                                       r.message)
+                         : fmt::format("solver '{}' is disabled for this world: its last {} answers broke the "
+                                       "plugin ABI's contract (last: {})",
+                                       stage.id, kBrokenAnswersToDisable, r.message);
+    logger().error("{}", stage.disabled);
 }
 
 void LcpSolverChain::remember_if_best(double residual) {
@@ -331,6 +349,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         report.iterations += solver_report.iterations;
         report.solver_residual = solver_report.residual;
         report.friction_rounds = round;
+        note_refusal(stage, r);
         if (!r.ok()) {
             report.failures.push_back(fmt::format("{} (friction round {})", r.message, round));
             return false;

@@ -32,6 +32,8 @@
 
 namespace pivot {
 
+struct CallResult;
+
 // A solver and its options (a JSON object of its parameters).
 struct SolverChoice {
     std::string id;  // full id or short name ("dantzig")
@@ -51,6 +53,8 @@ struct ChainReport {
     double residual = 0.0;             // host natural-map residual of x
     double solver_residual = 0.0;      // what the solver reported
     double time_seconds = 0.0;         // wall time of the whole chain
+    bool unusable = false;             // every solver of the chain is disabled (failures say why):
+                                       // the step cannot go on
     bool budget_exhausted = false;     // the time budget ended the chain before an accepted answer
     std::vector<std::string> failures; // one sentence per failed solver (failure path only)
 };
@@ -114,7 +118,14 @@ private:
         PluginInstance instance;
         uint32_t reserved_n = 0;    // sizes given to the solver's reserve()
         uint32_t reserved_nnz = 0;
+        uint32_t broken_in_a_row = 0;  // answers refused as breaking the ABI, consecutively
+        std::string disabled;          // why the chain no longer calls it ("" = enabled)
     };
+    // A solver that breaks the ABI's contract this many solves in a row (or
+    // returns PIVOT_FATAL once) is disabled for the chain's world, with one
+    // error logged: a defect is not retried silently every step.
+    static constexpr uint32_t kBrokenAnswersToDisable = 3;
+    void note_refusal(Stage& stage, const CallResult& r);
     // Sizes every solver's workspace for `problem` (reserve() of the ABI), so
     // that solving, and a fallback taking over, allocates nothing later.
     void reserve_for(const LcpProblem& problem);

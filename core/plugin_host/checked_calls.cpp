@@ -17,6 +17,7 @@ CallResult failure(const PluginInstance& inst, const char* function, pivot_statu
                    fmt::format_string<Args...> what, Args&&... args) {
     CallResult r;
     r.status = status;
+    r.broken = true;  // unless a declared failure (status_failure)
     r.message = fmt::format("{}: {}: {}", describe(inst.plugin()), function,
                             fmt::format(what, std::forward<Args>(args)...));
     return r;
@@ -37,9 +38,11 @@ const char* status_name(pivot_status s) {
 bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
 
 CallResult status_failure(const PluginInstance& inst, const char* function, pivot_status s) {
-    return failure(inst, function, usable(s) ? PIVOT_ERROR : s,
-                   "returned {} ({}); its outputs are not used (see the plugin's log messages)",
-                   status_name(s), static_cast<int>(s));
+    CallResult r = failure(inst, function, usable(s) ? PIVOT_ERROR : s,
+                           "returned {} ({}); its outputs are not used (see the plugin's log messages)",
+                           status_name(s), static_cast<int>(s));
+    r.broken = !(s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL);  // a declared failure
+    return r;
 }
 
 // Index of the first non-finite entry of a[0..n), or -1. Every plugin output
@@ -161,6 +164,7 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
     if (!usable(s)) {
         static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),
                                              report.status, report.message[0] ? report.message : "(no message)");
+        r.broken = !(s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL);  // a declared failure
         return r;
     }
     if (report.status > PIVOT_SOLVE_UNSUPPORTED) {

@@ -21,6 +21,11 @@ namespace pivot {
 struct CallResult {
     pivot_status status = PIVOT_OK; // the plugin's status (or ERROR for a broken contract)
     std::string message;            // empty when the outputs are usable
+    // The plugin broke the ABI's contract (outputs that are not finite, out
+    // of their bounds, inconsistent with its status, written past their
+    // end), as opposed to declaring a failure with its status: a defect of
+    // the plugin, which a host does not retry for ever.
+    bool broken = false;
 
     bool ok() const { return message.empty(); }
 };

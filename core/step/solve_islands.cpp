@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "common/logging.hpp"
@@ -464,6 +465,12 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
         const LcpProblem& p = s.problems[island];
         const uint32_t first = s.island_row_start[island];
         const ChainReport& report = s.island_reports[island];
+        if (report.unusable) {
+            // Every solver of the island's chain is disabled (a defective
+            // plugin): the step stops here, the world keeps its last state.
+            throw Error(fmt::format("step at t = {}: island {} ({} rows) has no usable solver: {}", state.time, island,
+                                    p.n, fmt::join(report.failures, "; ")));
+        }
         std::vector<double>& x = s.island_x[island];
         if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
         if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;

@@ -73,6 +73,52 @@ TEST_F(SolverChain, NonFiniteResultIsNeverUsed) {
     EXPECT_NE(r.failures[0].find("not a finite number"), std::string::npos) << r.failures[0];
 }
 
+// A solver whose answers break the ABI (NaN) three solves in a row is
+// disabled for the chain's world with one error: alone, the chain then has
+// no usable solver and says so (the step stops); with a fallback, the
+// fallback solves at once. A solver that declares its failures (status
+// ERROR, "pivot is singular") is a working solver: never disabled.
+TEST_F(SolverChain, ASolverThatKeepsBreakingTheContractIsDisabled) {
+    LcpProblem p = easy_problem();
+    p.lo = {0, 0, 0};
+    p.hi = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+    p.findex = {-1, -1, -1};
+    LcpSolverChain alone(registry, {"test.solver.nan"}, {}, 1e-9);
+    std::vector<double> x;
+    for (uint32_t k = 1; k <= 3; ++k) {
+        const ChainReport r = alone.solve(p, x, false);
+        EXPECT_FALSE(r.solved);
+        EXPECT_FALSE(r.unusable) << "solve " << k;
+    }
+    ChainReport r = alone.solve(p, x, false);
+    EXPECT_TRUE(r.unusable);
+    EXPECT_FALSE(r.solved);
+    ASSERT_EQ(r.failures.size(), 1u);
+    EXPECT_NE(r.failures[0].find("solver 'test.solver.nan' is disabled for this world: its last 3 answers broke the "
+                                 "plugin ABI's contract (last: plugin 'test.solver.nan'"),
+              std::string::npos)
+        << r.failures[0];
+    // Naming a solver again makes a fresh one.
+    alone.set_primary({"test.solver.nan"});
+    EXPECT_FALSE(alone.solve(p, x, false).unusable);
+
+    LcpSolverChain with_fallback(registry, {"test.solver.nan"}, {{"test.solver.pgs_dense", {{"tolerance", 1e-12}}}},
+                                 1e-9);
+    for (uint32_t k = 1; k <= 4; ++k) {
+        r = with_fallback.solve(p, x, false);
+        EXPECT_TRUE(r.solved);
+        EXPECT_EQ(r.fallbacks, k <= 3 ? 1u : 0u) << "solve " << k;
+    }
+
+    LcpSolverChain declared(registry, {"test.solver.error"}, {}, 1e-9);
+    for (uint32_t k = 1; k <= 5; ++k) {
+        r = declared.solve(easy_problem(), x, false);
+        EXPECT_FALSE(r.unusable);
+        ASSERT_EQ(r.failures.size(), 1u);
+        EXPECT_NE(r.failures[0].find("pivot 3 is singular"), std::string::npos) << r.failures[0];
+    }
+}
+
 TEST_F(SolverChain, ResidualAboveAcceptanceIsAFailure) {
     // Three sweeps of PGS cannot reach 1e-9 on the lcp-bench problem.
     LcpSolverChain chain(registry, {"test.solver.pgs_dense", {{"max_iterations", 3}}}, {}, 1e-9);

@@ -242,6 +242,25 @@ TEST(CliRun, HostileFilesEndCleanly) {
     EXPECT_NE(r.err.find("JSON nested deeper than 64 levels"), std::string::npos) << r.err.substr(0, 300);
 }
 
+// A solver whose every answer breaks the ABI (NaN) is disabled after three
+// steps with one error, and the run then stops with exit 1 naming the step
+// and the solver (it used to exit 0 with the box through the floor).
+TEST(CliRun, ASolverThatKeepsBreakingTheContractStopsTheRun) {
+    const std::string scene = temp("nan_solver.json");
+    std::ofstream(scene) << R"({"format": "pivot-scene/1",
+        "settings": {"timestep": 0.01, "solver": "test.solver.nan", "fallback": []},
+        "bodies": [{"name": "box", "mass": 1, "inertia": [0.1, 0.1, 0.1], "position": [0, 0, 0.1],
+                    "shapes": [{"type": "box", "size": [0.2, 0.2, 0.2]}]}],
+        "static_shapes": [{"type": "plane", "normal": [0, 0, 1], "offset": 0}]})";
+    auto r = run_command(kPivot + " run " + scene + " --steps 10 --plugins " + PIVOT_TEST_BROKEN_DIR +
+                         "/broken_solver_nan.so");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("pivot run: " + scene + ": step 4: step at t = 0.03: island 0 (12 rows) has no usable "
+                         "solver: solver 'test.solver.nan' is disabled for this world: its last 3 answers broke"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(CliRun, UsageErrorsExitTwo) {
     const std::string scene = kScenes + "/pendulum.json";
     for (const std::string& args : {std::string("--frobnicate"), std::string("--every 0"), std::string("--steps -3"),
