@@ -190,7 +190,7 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
         if (attempt(stage, problem, x, warm_start, left, report)) {
             report.solved = true;
             report.budget_exhausted = false;
-            x.swap(x_try_);
+            x.assign(x_try_.begin(), x_try_.end());
             break;
         }
         if (time_budget > 0.0 && report.status == PIVOT_SOLVE_TIME_BUDGET) report.budget_exhausted = true;
@@ -252,7 +252,7 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
         convert_matrix(problem, reads_dense, converted_);
         given = &converted_;
     }
-    x_try_ = start;
+    x_try_.assign(start.begin(), start.end());
     w_.resize(problem.n);
     scratch_.resize(problem.n);
     if (given->has_findex() && !solver.has(PIVOT_SOLVER_CAP_FRICTION_INDEX)) {
@@ -263,7 +263,7 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     pivot_solve_options options{sizeof(options), warm_start ? PIVOT_SOLVE_WARM_START : 0u, time_budget};
     pivot_solve_report solver_report{};
     solver_report.struct_size = sizeof(solver_report);
-    SolveResult r = checked_solve(stage.instance, view, options, x_try_.data(), w_.data(), solver_report);
+    SolveResult r = checked_solve(stage.instance, view, options, guarded(x_try_), guarded(w_), solver_report);
     report.status = static_cast<pivot_solve_status>(solver_report.status);
     report.iterations = solver_report.iterations;
     report.solver_residual = solver_report.residual;
@@ -344,7 +344,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         pivot_solve_options options{sizeof(options), warm || round > 1 ? PIVOT_SOLVE_WARM_START : 0u, left};
         pivot_solve_report solver_report{};
         solver_report.struct_size = sizeof(solver_report);
-        SolveResult r = checked_solve(stage.instance, view, options, x_try_.data(), w_.data(), solver_report);
+        SolveResult r = checked_solve(stage.instance, view, options, guarded(x_try_), guarded(w_), solver_report);
         report.status = static_cast<pivot_solve_status>(solver_report.status);
         report.iterations += solver_report.iterations;
         report.solver_residual = solver_report.residual;

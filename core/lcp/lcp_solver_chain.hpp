@@ -28,6 +28,7 @@
 
 #include "lcp/lcp_problem.hpp"
 #include "plugin_host/plugin_instance.hpp"
+#include "plugin_host/plugin_output.hpp"
 #include "plugin_host/plugin_registry.hpp"
 
 namespace pivot {
@@ -144,11 +145,11 @@ private:
     // Scratch, reused between solves (sized at the first solve of a size).
     LcpProblem converted_;  // matrix converted to what a solver reads
     LcpProblem frozen_;     // friction bounds frozen for solvers without findex
-    std::vector<double> x_try_;
+    PluginOutput<double> x_try_;  // what the solver writes (guarded: plugin_output.hpp)
     std::vector<double> x_best_;  // the usable answer with the smallest residual so far
     double best_residual_ = 0.0;
     bool have_best_ = false;
-    std::vector<double> w_;
+    PluginOutput<double> w_;
     std::vector<double> scratch_;  // block residual
 };
 

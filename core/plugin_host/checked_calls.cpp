@@ -72,6 +72,18 @@ bool check_finite(CallResult& r, const PluginInstance& inst, const char* functio
     return false;
 }
 
+// The guard after output `name` (count values) still holds its pattern.
+bool check_guard(CallResult& r, const PluginInstance& inst, const char* function, const char* name,
+                 const OutputGuard& guard, size_t count) {
+    const long written = guard.first_written();
+    if (written < 0) return true;
+    r = failure(inst, function, PIVOT_ERROR,
+                "wrote past the end of its output '{}' ({} values): byte {} after it was changed (the host's guard "
+                "zone caught it and put the bytes back)",
+                name, count, written);
+    return false;
+}
+
 // Checks rows [0, count) of one item against the row contract.
 bool check_rows(CallResult& r, const PluginInstance& inst, const char* function, const char* item,
                 uint32_t item_index, const pivot_row* rows, uint32_t count) {
@@ -151,16 +163,22 @@ bool check_symmetric_blocks(CallResult& r, const PluginInstance& inst, const cha
 }  // namespace
 
 SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& problem,
-                          const pivot_solve_options& options, double* x, double* w,
+                          const pivot_solve_options& options, Guarded<double> x_out, Guarded<double> w_out,
                           pivot_solve_report& report) {
     const char* fn = "solve";
     std::memset(&report, 0, sizeof(report));
     report.struct_size = sizeof(report);
+    double* x = x_out.data();
+    double* w = w_out.data();
+    const OutputGuard x_guard(x_out, problem.n), w_guard(w_out, problem.n);
     const pivot_status s = inst.plugin().solver.solve(inst.handle(), &problem, &options, x, w, &report);
     report.message[PIVOT_MESSAGE_CAPACITY - 1] = '\0';
 
     SolveResult r;
     r.status = s;
+    if (!check_guard(r, inst, fn, "x", x_guard, problem.n) || !check_guard(r, inst, fn, "w", w_guard, problem.n)) {
+        return r;
+    }
     if (!usable(s)) {
         static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),
                                              report.status, report.message[0] ? report.message : "(no message)");
@@ -200,41 +218,60 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
     return r;
 }
 
-CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_batch& batch, double* mass) {
+CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_batch& batch,
+                               Guarded<double> mass_out) {
     const char* fn = "mass_matrix";
-    const pivot_status s = inst.plugin().element.mass_matrix(inst.handle(), &batch, mass);
-    if (!usable(s)) return status_failure(inst, fn, s);
-    CallResult r;
     const uint32_t nv = element_nv(inst.plugin());
     const size_t block = static_cast<size_t>(nv) * nv;
+    double* mass = mass_out.data();
+    const OutputGuard guard(mass_out, block * batch.count);
+    const pivot_status s = inst.plugin().element.mass_matrix(inst.handle(), &batch, mass);
+    CallResult r;
+    if (!check_guard(r, inst, fn, "mass", guard, block * batch.count)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "mass", mass, block * batch.count)) return r;
     check_symmetric_blocks(r, inst, fn, "the mass matrix", mass, nv, batch.count, true);
     return r;
 }
 
 CallResult checked_generalized_forces(const PluginInstance& inst, const pivot_element_batch& batch,
-                                      const pivot_step_info& step, double* forces) {
+                                      const pivot_step_info& step, Guarded<double> forces_out) {
     const char* fn = "generalized_forces";
+    const size_t count = static_cast<size_t>(element_nv(inst.plugin())) * batch.count;
+    double* forces = forces_out.data();
+    const OutputGuard guard(forces_out, count);
     const pivot_status s = inst.plugin().element.generalized_forces(inst.handle(), &batch, &step, forces);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
-    check_finite(r, inst, fn, "forces", forces, static_cast<size_t>(element_nv(inst.plugin())) * batch.count);
+    if (!check_guard(r, inst, fn, "forces", guard, count)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
+    check_finite(r, inst, fn, "forces", forces, count);
     return r;
 }
 
 CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element_batch& batch,
-                                 const pivot_step_info& step, uint32_t max_rows, pivot_row* rows,
-                                 double* jacobians, uint32_t* row_counts) {
+                                 const pivot_step_info& step, uint32_t max_rows, Guarded<pivot_row> rows_out,
+                                 Guarded<double> jacobians_out, Guarded<uint32_t> counts_out) {
     const char* fn = "internal_rows";
     const auto& f = inst.plugin().element;
+    pivot_row* rows = rows_out.data();
+    double* jacobians = jacobians_out.data();
+    uint32_t* row_counts = counts_out.data();
     if (f.internal_rows == nullptr || max_rows == 0) {
         std::fill(row_counts, row_counts + batch.count, 0u);
         return {};
     }
-    const pivot_status s = f.internal_rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
-    if (!usable(s)) return status_failure(inst, fn, s);
-    CallResult r;
     const size_t nv = element_nv(inst.plugin());
+    const size_t row_slots = static_cast<size_t>(batch.count) * max_rows;
+    const OutputGuard rows_guard(rows_out, row_slots), jacobians_guard(jacobians_out, row_slots * nv),
+        counts_guard(counts_out, batch.count);
+    const pivot_status s = f.internal_rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
+    CallResult r;
+    if (!check_guard(r, inst, fn, "rows", rows_guard, row_slots) ||
+        !check_guard(r, inst, fn, "jacobians", jacobians_guard, row_slots * nv) ||
+        !check_guard(r, inst, fn, "row_counts", counts_guard, batch.count)) {
+        return r;
+    }
+    if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t e = 0; e < batch.count; ++e) {
         if (!check_count(r, inst, fn, "element", e, row_counts[e], max_rows)) return r;
         if (!check_rows(r, inst, fn, "element", e, rows + static_cast<size_t>(e) * max_rows, row_counts[e])) return r;
@@ -247,51 +284,73 @@ CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element
 }
 
 CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, const double* q, const double* v,
-                             double timestep, double* q_out) {
+                             double timestep, Guarded<double> q_guarded) {
     const char* fn = "integrate";
+    const size_t count = static_cast<size_t>(node_count) * inst.plugin().element.coords_per_node;
+    double* q_out = q_guarded.data();
+    const OutputGuard guard(q_guarded, count);
     const pivot_status s = inst.plugin().element.integrate(inst.handle(), node_count, q, v, timestep, q_out);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
-    check_finite(r, inst, fn, "q_out", q_out, static_cast<size_t>(node_count) * inst.plugin().element.coords_per_node);
+    if (!check_guard(r, inst, fn, "q_out", guard, count)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
+    check_finite(r, inst, fn, "q_out", q_out, count);
     return r;
 }
 
-CallResult checked_node_coordinates(const PluginInstance& inst, const double pose[7], double* q_node) {
+CallResult checked_node_coordinates(const PluginInstance& inst, const double pose[7], Guarded<double> q_out) {
     const char* fn = "node_coordinates";
     const auto& f = inst.plugin().element;
     if (f.node_coordinates == nullptr) return failure(inst, fn, PIVOT_ERROR, "is absent (needed to build a chain)");
+    double* q_node = q_out.data();
+    const OutputGuard guard(q_out, f.coords_per_node);
     const pivot_status s = f.node_coordinates(inst.handle(), pose, q_node);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "q_node", guard, f.coords_per_node)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "q_node", q_node, f.coords_per_node);
     return r;
 }
 
 CallResult checked_internal_stiffness(const PluginInstance& inst, const pivot_element_batch& batch,
-                                      const pivot_step_info& step, double* stiffness) {
+                                      const pivot_step_info& step, Guarded<double> stiffness_out) {
     const char* fn = "internal_stiffness";
     const auto& f = inst.plugin().element;
     const size_t nv = element_nv(inst.plugin());
+    double* stiffness = stiffness_out.data();
     if (f.internal_stiffness == nullptr) {
         std::fill(stiffness, stiffness + nv * nv * batch.count, 0.0);
         return {};
     }
+    const OutputGuard guard(stiffness_out, nv * nv * batch.count);
     const pivot_status s = f.internal_stiffness(inst.handle(), &batch, &step, stiffness);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "stiffness", guard, nv * nv * batch.count)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "stiffness", stiffness, nv * nv * batch.count)) return r;
     check_symmetric_blocks(r, inst, fn, "K", stiffness, static_cast<uint32_t>(nv), batch.count, false);
     return r;
 }
 
 CallResult checked_material_frames(const PluginInstance& inst, const pivot_element_batch& batch,
-                                   const pivot_material_point* points, uint32_t point_count, double* poses,
-                                   double* twists, double* jacobians) {
+                                   const pivot_material_point* points, uint32_t point_count,
+                                   Guarded<double> poses_out, Guarded<double> twists_out,
+                                   Guarded<double> jacobians_out) {
     const char* fn = "material_frames";
+    double* poses = poses_out.data();
+    double* twists = twists_out.data();
+    double* jacobians = jacobians_out.data();
+    const size_t jacobian_count = static_cast<size_t>(6) * element_nv(inst.plugin()) * point_count;
+    const OutputGuard poses_guard(poses_out, 7u * point_count), twists_guard(twists_out, 6u * point_count),
+        jacobians_guard(jacobians_out, jacobian_count);
     const pivot_status s =
         inst.plugin().element.material_frames(inst.handle(), &batch, points, point_count, poses, twists, jacobians);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "poses", poses_guard, 7u * point_count) ||
+        !check_guard(r, inst, fn, "twists", twists_guard, 6u * point_count) ||
+        !check_guard(r, inst, fn, "jacobians", jacobians_guard, jacobian_count)) {
+        return r;
+    }
+    if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "poses", poses, 7u * point_count)) return r;
     if (!check_finite(r, inst, fn, "twists", twists, 6u * point_count)) return r;
     if (!check_finite(r, inst, fn, "jacobians", jacobians,
@@ -310,13 +369,16 @@ CallResult checked_material_frames(const PluginInstance& inst, const pivot_eleme
 }
 
 CallResult checked_energy(const PluginInstance& inst, const pivot_element_batch& batch, const pivot_step_info& step,
-                          double energies[3]) {
+                          Guarded<double> energies_out) {
     const char* fn = "energy";
+    double* energies = energies_out.data();
     energies[0] = energies[1] = energies[2] = 0.0;
+    const OutputGuard guard(energies_out, 3);
     const pivot_status s =
         inst.plugin().element.energy(inst.handle(), &batch, &step, &energies[0], &energies[1], &energies[2]);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "energies", guard, 3)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "energy", energies, 3)) return r;
     if (energies[0] < 0.0 || energies[2] < 0.0) {
         return failure(inst, fn, PIVOT_ERROR, "kinetic ({}) and elastic ({}) energy must not be negative", energies[0],
@@ -326,12 +388,24 @@ CallResult checked_energy(const PluginInstance& inst, const pivot_element_batch&
 }
 
 CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batch& batch, const pivot_step_info& step,
-                              pivot_row* rows, double* jacobians, uint32_t* row_counts) {
+                              Guarded<pivot_row> rows_out, Guarded<double> jacobians_out,
+                              Guarded<uint32_t> counts_out) {
     const char* fn = "rows";
-    const pivot_status s = inst.plugin().joint.rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
-    if (!usable(s)) return status_failure(inst, fn, s);
-    CallResult r;
     const uint32_t max_rows = inst.plugin().joint.max_rows_per_joint;
+    pivot_row* rows = rows_out.data();
+    double* jacobians = jacobians_out.data();
+    uint32_t* row_counts = counts_out.data();
+    const size_t row_slots = static_cast<size_t>(batch.count) * max_rows;
+    const OutputGuard rows_guard(rows_out, row_slots),
+        jacobians_guard(jacobians_out, row_slots * PIVOT_JOINT_JACOBIAN_WIDTH), counts_guard(counts_out, batch.count);
+    const pivot_status s = inst.plugin().joint.rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
+    CallResult r;
+    if (!check_guard(r, inst, fn, "rows", rows_guard, row_slots) ||
+        !check_guard(r, inst, fn, "jacobians", jacobians_guard, row_slots * PIVOT_JOINT_JACOBIAN_WIDTH) ||
+        !check_guard(r, inst, fn, "row_counts", counts_guard, batch.count)) {
+        return r;
+    }
+    if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t j = 0; j < batch.count; ++j) {
         if (!check_count(r, inst, fn, "joint", j, row_counts[j], max_rows)) return r;
         if (!check_rows(r, inst, fn, "joint", j, rows + static_cast<size_t>(j) * max_rows, row_counts[j])) return r;
@@ -345,53 +419,79 @@ CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batc
 }
 
 CallResult checked_joint_geometric_stiffness(const PluginInstance& inst, const pivot_joint_batch& batch,
-                                             const pivot_step_info& step, const double* forces, double* stiffness) {
+                                             const pivot_step_info& step, const double* forces,
+                                             Guarded<double> stiffness_out) {
     const char* fn = "geometric_stiffness";
     const auto& f = inst.plugin().joint;
     const size_t size = static_cast<size_t>(144) * batch.count;
+    double* stiffness = stiffness_out.data();
     if (f.geometric_stiffness == nullptr) {
         std::fill(stiffness, stiffness + size, 0.0);
         return {};
     }
+    const OutputGuard guard(stiffness_out, size);
     const pivot_status s = f.geometric_stiffness(inst.handle(), &batch, &step, forces, stiffness);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "stiffness", guard, size)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "stiffness", stiffness, size);
     return r;
 }
 
 CallResult checked_frame_stiffness(const PluginInstance& inst, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count, const double* wrenches,
-                                   double* stiffness) {
+                                   Guarded<double> stiffness_out) {
     const char* fn = "frame_stiffness";
     const auto& f = inst.plugin().element;
     const size_t size = static_cast<size_t>(36) * point_count;
+    double* stiffness = stiffness_out.data();
     if (f.frame_stiffness == nullptr) {
         std::fill(stiffness, stiffness + size, 0.0);
         return {};
     }
+    const OutputGuard guard(stiffness_out, size);
     const pivot_status s = f.frame_stiffness(inst.handle(), &batch, points, point_count, wrenches, stiffness);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
+    if (!check_guard(r, inst, fn, "stiffness", guard, size)) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "stiffness", stiffness, size);
     return r;
 }
 
 CallResult checked_friction_build(const PluginInstance& inst, const pivot_contact_point* contacts,
                                   const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
-                                  double* state, pivot_row* rows, double* directions, double* coupling,
-                                  double* impulses, uint32_t* row_counts) {
+                                  Guarded<double> state_out, Guarded<pivot_row> rows_out,
+                                  Guarded<double> directions_out, Guarded<double> coupling_out,
+                                  Guarded<double> impulses_out, Guarded<uint32_t> counts_out) {
     const PluginRecord& plugin = inst.plugin();
     const auto& f = plugin.friction;
     const char* fn = f.build_with_bodies != nullptr ? "build_with_bodies" : "build";
+    const size_t m = f.max_rows_per_contact;
+    const size_t states = static_cast<size_t>(f.state_per_contact) * count;
+    double* state = states > 0 ? state_out.data() : nullptr;
+    pivot_row* rows = rows_out.data();
+    double* directions = directions_out.data();
+    double* coupling = coupling_out.data();
+    double* impulses = impulses_out.data();
+    uint32_t* row_counts = counts_out.data();
+    const OutputGuard state_guard(state_out, states), rows_guard(rows_out, count * m),
+        directions_guard(directions_out, count * m * PIVOT_FRICTION_DIRECTION_WIDTH),
+        coupling_guard(coupling_out, count * m * m), impulses_guard(impulses_out, 6u * count),
+        counts_guard(counts_out, count);
     const pivot_status s =
         f.build_with_bodies != nullptr
             ? f.build_with_bodies(inst.handle(), contacts, bodies, count, &step, state, rows, directions, coupling,
                                   impulses, row_counts)
             : f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
-    if (!usable(s)) return status_failure(inst, fn, s);
     CallResult r;
-    const size_t m = f.max_rows_per_contact;
+    if (!check_guard(r, inst, fn, "state", state_guard, states) || !check_guard(r, inst, fn, "rows", rows_guard, count * m) ||
+        !check_guard(r, inst, fn, "directions", directions_guard, count * m * PIVOT_FRICTION_DIRECTION_WIDTH) ||
+        !check_guard(r, inst, fn, "coupling", coupling_guard, count * m * m) ||
+        !check_guard(r, inst, fn, "impulses", impulses_guard, 6u * count) ||
+        !check_guard(r, inst, fn, "row_counts", counts_guard, count)) {
+        return r;
+    }
+    if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t c = 0; c < count; ++c) {
         if (!check_count(r, inst, fn, "contact", c, row_counts[c], f.max_rows_per_contact)) return r;
         if (!check_rows(r, inst, fn, "contact", c, rows + c * m, row_counts[c])) return r;

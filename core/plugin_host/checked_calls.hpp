@@ -5,8 +5,10 @@
 // numbers, counts within the declared maxima, ordered bounds, non-negative
 // compliance, unit quaternions) before anything uses it. A failed check is
 // returned as a message naming the plugin, its file, the function and the
-// offending entry; the outputs must then not be used. No allocation happens
-// unless a check fails.
+// offending entry; the outputs must then not be used. Every output is
+// guarded (plugin_output.hpp): a plugin writing past the extent it was
+// given fails the call, and the bytes it overwrote are put back. No
+// allocation happens unless a check fails.
 #include <string>
 
 #include <pivot/plugin_element.h>
@@ -15,6 +17,7 @@
 #include <pivot/plugin_solver.h>
 
 #include "plugin_host/plugin_instance.hpp"
+#include "plugin_host/plugin_output.hpp"
 
 namespace pivot {
 
@@ -39,48 +42,49 @@ struct SolveResult : CallResult {
 // within its bounds; whether its accuracy is enough is the caller's choice
 // (compare `residual`).
 SolveResult checked_solve(const PluginInstance& solver, const pivot_lcp_problem& problem,
-                          const pivot_solve_options& options, double* x, double* w,
+                          const pivot_solve_options& options, Guarded<double> x, Guarded<double> w,
                           pivot_solve_report& report);
 
 CallResult checked_mass_matrix(const PluginInstance& element, const pivot_element_batch& batch,
-                               double* mass);
+                               Guarded<double> mass);
 CallResult checked_generalized_forces(const PluginInstance& element, const pivot_element_batch& batch,
-                                      const pivot_step_info& step, double* forces);
+                                      const pivot_step_info& step, Guarded<double> forces);
 CallResult checked_internal_rows(const PluginInstance& element, const pivot_element_batch& batch,
-                                 const pivot_step_info& step, uint32_t max_rows, pivot_row* rows,
-                                 double* jacobians, uint32_t* row_counts);
+                                 const pivot_step_info& step, uint32_t max_rows, Guarded<pivot_row> rows,
+                                 Guarded<double> jacobians, Guarded<uint32_t> row_counts);
 CallResult checked_integrate(const PluginInstance& element, uint32_t node_count, const double* q,
-                             const double* v, double timestep, double* q_out);
+                             const double* v, double timestep, Guarded<double> q_out);
 CallResult checked_material_frames(const PluginInstance& element, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count,
-                                   double* poses, double* twists, double* jacobians);
+                                   Guarded<double> poses, Guarded<double> twists, Guarded<double> jacobians);
 // ABI 1.2: an undeformed node at a pose (building), and the internal rows'
 // geometric stiffness (zero-filled when the plugin has none).
-CallResult checked_node_coordinates(const PluginInstance& element, const double pose[7], double* q_node);
+CallResult checked_node_coordinates(const PluginInstance& element, const double pose[7], Guarded<double> q_node);
 CallResult checked_internal_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
-                                      const pivot_step_info& step, double* stiffness);
+                                      const pivot_step_info& step, Guarded<double> stiffness);
 // energies: kinetic, gravitational, elastic (J).
 CallResult checked_energy(const PluginInstance& element, const pivot_element_batch& batch,
-                          const pivot_step_info& step, double energies[3]);
+                          const pivot_step_info& step, Guarded<double> energies);
 
 CallResult checked_joint_rows(const PluginInstance& joint, const pivot_joint_batch& batch,
-                              const pivot_step_info& step, pivot_row* rows, double* jacobians,
-                              uint32_t* row_counts);
+                              const pivot_step_info& step, Guarded<pivot_row> rows, Guarded<double> jacobians,
+                              Guarded<uint32_t> row_counts);
 
 // ABI 1.3: the joints' geometric stiffness (12 x 12 per joint on the frame
 // displacements) at the given row forces, and the elements' frame
 // stiffness (6 x 6 per material point) under the given wrenches; both
 // zero-filled when the plugin has none.
 CallResult checked_joint_geometric_stiffness(const PluginInstance& joint, const pivot_joint_batch& batch,
-                                             const pivot_step_info& step, const double* forces, double* stiffness);
+                                             const pivot_step_info& step, const double* forces,
+                                             Guarded<double> stiffness);
 CallResult checked_frame_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count, const double* wrenches,
-                                   double* stiffness);
+                                   Guarded<double> stiffness);
 // Calls build_with_bodies (ABI 1.1) when the model has it, else build
 // (bodies then unused; may be NULL for a 1.0 model).
 CallResult checked_friction_build(const PluginInstance& friction, const pivot_contact_point* contacts,
                                   const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
-                                  double* state, pivot_row* rows, double* directions, double* coupling,
-                                  double* impulses, uint32_t* row_counts);
+                                  Guarded<double> state, Guarded<pivot_row> rows, Guarded<double> directions,
+                                  Guarded<double> coupling, Guarded<double> impulses, Guarded<uint32_t> row_counts);
 
 }  // namespace pivot

@@ -43,8 +43,8 @@ void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScra
         const ElementGroup& g = model.element_groups[gi];
         const pivot_element_batch batch = element_batch(g, state);
         CallResult r = checked_material_frames(g.instance, batch, gs.points.data(),
-                                               static_cast<uint32_t>(gs.points.size()), gs.poses.data(),
-                                               gs.twists.data(), gs.jacobians.data());
+                                               static_cast<uint32_t>(gs.points.size()), guarded(gs.poses),
+                                               guarded(gs.twists), guarded(gs.jacobians));
         if (!r.ok()) throw Error(r.message);
         for (size_t k = 0; k < gs.points.size(); ++k) {
             const size_t body = model.element_count + gs.first_sample + k;

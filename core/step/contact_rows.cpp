@@ -336,7 +336,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         gp.jacobians.resize(6 * g.nv * n);
         const pivot_element_batch batch = element_batch(g, state);
         CallResult r = checked_material_frames(g.instance, batch, gp.points.data(), static_cast<uint32_t>(n),
-                                               gp.poses.data(), gp.twists.data(), gp.jacobians.data());
+                                               guarded(gp.poses), guarded(gp.twists), guarded(gp.jacobians));
         if (!r.ok()) throw Error(r.message);
         for (size_t k = 0; k < n; ++k) {
             const uint32_t contact = gp.owner[k] / 2, side = gp.owner[k] % 2;
@@ -433,9 +433,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
                         batch.state.data() + static_cast<size_t>(k) * st);
         }
         CallResult r = checked_friction_build(inst, batch.input.data(), batch.bodies.empty() ? nullptr : batch.bodies.data(),
-                                              n, step, st > 0 ? batch.state.data() : nullptr,
-                                              batch.rows.data(), batch.directions.data(), batch.coupling.data(),
-                                              batch.impulses.data(), batch.row_counts.data());
+                                              n, step, guarded(batch.state), guarded(batch.rows), guarded(batch.directions),
+                                              guarded(batch.coupling), guarded(batch.impulses),
+                                              guarded(batch.row_counts));
         if (!r.ok()) throw Error(r.message);
     }
 

@@ -32,9 +32,10 @@ void element_energies(const WorldModel& model, const WorldState& state, double& 
     kinetic = potential = 0.0;
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
-        double e[3];
-        const CallResult r = checked_energy(g.instance, element_batch(g, state), step, e);
+        GuardedArray<double, 3> energies;
+        const CallResult r = checked_energy(g.instance, element_batch(g, state), step, guarded(energies));
         if (!r.ok()) throw Error(r.message);
+        const double* e = energies.values.data();
         kinetic += e[0];
         potential += e[1] + e[2];
     }

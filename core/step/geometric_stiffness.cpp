@@ -265,7 +265,7 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
         }
         const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
                                                      static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
-                                                     gp.frame_stiffness.data());
+                                                     guarded(gp.frame_stiffness));
         if (!r.ok()) throw Error(r.message);
         // Into the joints' K, on the side of the frame.
         for (size_t p = 0; p < gp.points.size(); ++p) {
@@ -364,7 +364,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
         const pivot_joint_batch batch{jg.count,         jg.item_stride,   jg.item_params.data(), out.pose1.data(),
                                       out.pose2.data(), out.twist1.data(), out.twist2.data()};
         const CallResult r =
-            checked_joint_geometric_stiffness(jg.instance, batch, step, out.forces.data(), out.stiffness.data());
+            checked_joint_geometric_stiffness(jg.instance, batch, step, out.forces.data(), guarded(out.stiffness));
         if (!r.ok()) throw Error(r.message);
     }
     if (!any_force) return;  // the first step: no forces known yet

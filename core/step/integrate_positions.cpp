@@ -17,7 +17,7 @@ void integrate_positions(const WorldModel& model, const WorldState& state, StepS
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
         CallResult r = checked_integrate(g.instance, g.node_count(), state.q.data() + g.q_offset,
-                                         s.v_next.data() + g.v_offset, h, s.q_next.data() + g.q_offset);
+                                         s.v_next.data() + g.v_offset, h, guarded(s.q_next, g.q_offset));
         if (!r.ok()) throw Error(r.message);
         for (uint32_t e = 0; e < g.count && !g.chain; ++e) {
             if (!model.fixed[g.first + e]) continue;  // immovable: keep q, zero v
@@ -29,7 +29,7 @@ void integrate_positions(const WorldModel& model, const WorldState& state, StepS
 
 void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     const double h = model.settings.timestep;
-    state.q.swap(s.q_next);
+    state.q.assign(s.q_next.begin(), s.q_next.end());  // q_next is plugin output (guarded storage): copied
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);
     // Contacts by id, sorted, for the next step's lookups.

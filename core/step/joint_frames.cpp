@@ -34,8 +34,8 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
         if (gp.points.empty()) continue;
         const pivot_element_batch batch = element_batch(group, state, nullptr, q_all + group.q_offset);
         CallResult r = checked_material_frames(group.instance, batch, gp.points.data(),
-                                               static_cast<uint32_t>(gp.points.size()), gp.poses.data(),
-                                               gp.twists.data(), gp.jacobians.data());
+                                               static_cast<uint32_t>(gp.points.size()), guarded(gp.poses),
+                                               guarded(gp.twists), guarded(gp.jacobians));
         if (!r.ok()) throw Error(r.message);
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2;
@@ -91,8 +91,8 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
         auto& out = s.joint_rows[g];
         const pivot_joint_batch batch{jg.count, jg.item_stride, jg.item_params.data(), out.end_pose1.data(),
                                       out.end_pose2.data(), out.twist1.data(), out.twist2.data()};
-        CallResult r = checked_joint_rows(jg.instance, batch, step, out.end_rows.data(),
-                                          out.end_jacobians.data(), out.end_counts.data());
+        CallResult r = checked_joint_rows(jg.instance, batch, step, guarded(out.end_rows), guarded(out.end_jacobians),
+                                          guarded(out.end_counts));
         if (!r.ok()) throw Error(r.message);
     }
 }

@@ -35,8 +35,8 @@ void collect_joint_rows(const WorldModel& model, StepScratch& s) {
         const pivot_joint_batch batch{jg.count,           jg.item_stride,      jg.item_params.data(),
                                       out.pose1.data(),   out.pose2.data(),    out.twist1.data(),
                                       out.twist2.data()};
-        CallResult r = checked_joint_rows(jg.instance, batch, step, out.rows.data(), out.jacobians.data(),
-                                          out.row_counts.data());
+        CallResult r = checked_joint_rows(jg.instance, batch, step, guarded(out.rows), guarded(out.jacobians),
+                                          guarded(out.row_counts));
         if (!r.ok()) throw Error(r.message);
 
         for (uint32_t m = 0; m < jg.count; ++m) {

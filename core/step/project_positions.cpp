@@ -131,7 +131,7 @@ bool project_once(const WorldModel& model, const WorldState& state, const StepSo
         // q <- q (+) du: the element's own update with velocity du for a
         // unit time. (Fixed elements have no rows: their du is zero.)
         CallResult r = checked_integrate(g.instance, g.node_count(), s.q_next.data() + g.q_offset,
-                                         s.correction.data() + g.v_offset, 1.0, s.q_next.data() + g.q_offset);
+                                         s.correction.data() + g.v_offset, 1.0, guarded(s.q_next, g.q_offset));
         if (!r.ok()) throw Error(r.message);
     }
     return true;

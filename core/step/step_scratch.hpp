@@ -58,7 +58,7 @@ struct StepScratch {
     // Element dynamics: per element an nv x nv mass matrix, Cholesky-factored
     // in place (lower triangle); forces; the free velocity v* = v + h M^-1 f.
     std::vector<uint32_t> mass_offset;  // per element, into mass
-    std::vector<double> mass;
+    PluginOutput<double> mass;
     std::vector<double> v_free;         // model.nv
     // Before factor_mass_blocks, v_free holds a right-hand side: the
     // momentum M v + h f - ... of an element with internal rows (and of a
@@ -70,11 +70,11 @@ struct StepScratch {
     struct InternalRows {
         uint32_t max_rows = 0;
         bool mass_ready = false;            // a chain's constant mass matrices are in `mass`
-        std::vector<double> forces;
-        std::vector<pivot_row> rows;        // count x max_rows
-        std::vector<double> jacobians;      // count x max_rows x nv
-        std::vector<uint32_t> row_counts;   // count
-        std::vector<double> stiffness;      // count x nv x nv
+        PluginOutput<double> forces;
+        PluginOutput<pivot_row> rows;        // count x max_rows
+        PluginOutput<double> jacobians;      // count x max_rows x nv
+        PluginOutput<uint32_t> row_counts;   // count
+        PluginOutput<double> stiffness;      // count x nv x nv
         std::vector<double> element_matrix; // nv x nv, one element's Mbar
         std::vector<double> element_rhs;    // nv
     };
@@ -92,9 +92,9 @@ struct StepScratch {
     struct GroupPoints {
         std::vector<pivot_material_point> points;
         std::vector<uint32_t> attachment;  // joint * 2 + side, per point
-        std::vector<double> poses, twists, jacobians;
-        std::vector<double> wrenches;         // per point 6: the joint's wrench on it (geometric stiffness)
-        std::vector<double> frame_stiffness;  // per point 36 (plugin_element.h frame_stiffness)
+        PluginOutput<double> poses, twists, jacobians;
+        std::vector<double> wrenches;          // per point 6: the joint's wrench on it (geometric stiffness)
+        PluginOutput<double> frame_stiffness;  // per point 36 (plugin_element.h frame_stiffness)
     };
     std::vector<GroupPoints> group_points;  // per element group
 
@@ -102,17 +102,17 @@ struct StepScratch {
     struct JointGroupRows {
         std::vector<double> pose1, pose2;    // count x 7, world
         std::vector<double> twist1, twist2;  // count x 6, world
-        std::vector<pivot_row> rows;         // count x max_rows
-        std::vector<double> jacobians;       // count x max_rows x 12
-        std::vector<uint32_t> row_counts;    // count
+        PluginOutput<pivot_row> rows;        // count x max_rows
+        PluginOutput<double> jacobians;      // count x max_rows x 12
+        PluginOutput<uint32_t> row_counts;   // count
         std::vector<double> forces;          // count x max_rows: last step's row forces (N, N m)
         // The rows at the end of the step, q+ (evaluate_joint_rows_at), for
         // the position projection.
         std::vector<double> end_pose1, end_pose2;  // count x 7
-        std::vector<pivot_row> end_rows;           // count x max_rows
-        std::vector<double> end_jacobians;         // count x max_rows x 12
-        std::vector<uint32_t> end_counts;          // count
-        std::vector<double> stiffness;       // count x 144: geometric stiffness on the frames
+        PluginOutput<pivot_row> end_rows;          // count x max_rows
+        PluginOutput<double> end_jacobians;        // count x max_rows x 12
+        PluginOutput<uint32_t> end_counts;         // count
+        PluginOutput<double> stiffness;      // count x 144: geometric stiffness on the frames
     };
     std::vector<JointGroupRows> joint_rows;  // per joint group
 
@@ -166,7 +166,7 @@ struct StepScratch {
     std::vector<uint32_t> parallel_islands, serial_islands;
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv
-    std::vector<double> q_next;  // model.nq
+    PluginOutput<double> q_next;  // model.nq
     std::vector<double> correction;  // model.nv: the position projection's displacement
 
     // Contacts of this step. Nothing can collide without shapes, unless two
@@ -177,7 +177,7 @@ struct StepScratch {
     std::vector<collision::BodySpeed> body_speeds;  // the same, for the collision sweep
     struct GroupSamples {  // per element group: its cable contact samples, asked of material_frames
         std::vector<pivot_material_point> points;
-        std::vector<double> poses, twists, jacobians;
+        PluginOutput<double> poses, twists, jacobians;
         uint32_t first_sample = 0;  // index of the first in WorldModel::contact_samples
     };
     std::vector<GroupSamples> group_samples;
@@ -216,16 +216,16 @@ struct StepScratch {
     struct GroupContactPoints {  // per element group: points asked of material_frames
         std::vector<pivot_material_point> points;
         std::vector<uint32_t> owner;  // contact * 2 + side
-        std::vector<double> poses, twists, jacobians;
+        PluginOutput<double> poses, twists, jacobians;
     };
     std::vector<GroupContactPoints> group_contact_points;
     struct FrictionBatch {  // per friction instance: its contacts this step
         std::vector<uint32_t> contacts;  // contact indices
         std::vector<pivot_contact_point> input;
         std::vector<pivot_contact_bodies> bodies;  // per contact (models with build_with_bodies)
-        std::vector<pivot_row> rows;
-        std::vector<double> directions, coupling, impulses, state;
-        std::vector<uint32_t> row_counts;
+        PluginOutput<pivot_row> rows;
+        PluginOutput<double> directions, coupling, impulses, state;
+        PluginOutput<uint32_t> row_counts;
     };
     std::vector<FrictionBatch> friction_batches;
     std::vector<double> contact_twists;        // per contact: twist of the point at v* on side 0, then side 1 (12)

@@ -666,12 +666,12 @@ CableId World::add_cable(const CableDescription& cable) {
     // Nodes on the straight line, the tangent as each node's x axis.
     const Vec3d axis = {chord[0] / length, chord[1] / length, chord[2] / length};
     const Quatd frame = frame_with_x(axis);
-    std::vector<double> q(static_cast<size_t>(cable.elements + 1) * g.node_nq);
+    PluginOutput<double> q(static_cast<size_t>(cable.elements + 1) * g.node_nq);
     for (uint32_t n = 0; n <= cable.elements; ++n) {
         const double t = static_cast<double>(n) / cable.elements;
         const double pose[7] = {cable.start[0] + t * chord[0], cable.start[1] + t * chord[1],
                                 cable.start[2] + t * chord[2], frame[0], frame[1], frame[2], frame[3]};
-        CallResult r = checked_node_coordinates(g.instance, pose, q.data() + static_cast<size_t>(n) * g.node_nq);
+        CallResult r = checked_node_coordinates(g.instance, pose, guarded(q, static_cast<size_t>(n) * g.node_nq));
         if (!r.ok()) throw Error(fmt::format("{}: {}", where, r.message));
     }
     for (uint32_t e = 0; e < cable.elements; ++e) {
@@ -681,11 +681,11 @@ CableId World::add_cable(const CableDescription& cable) {
     // the first step): its mass matrices.
     const std::vector<double> zero_v(static_cast<size_t>(g.count) * g.nv, 0.0);
     {
-        std::vector<double> mass(static_cast<size_t>(g.count) * g.nv * g.nv);
+        PluginOutput<double> mass(static_cast<size_t>(g.count) * g.nv * g.nv);
         std::vector<double> gathered(g.q_reference);
         const pivot_element_batch batch{g.count, g.item_stride, g.item_params.data(), gathered.data(), zero_v.data(),
                                         g.q_reference.data()};
-        CallResult r = checked_mass_matrix(g.instance, batch, mass.data());
+        CallResult r = checked_mass_matrix(g.instance, batch, guarded(mass));
         if (!r.ok()) throw Error(fmt::format("{}: {}", where, r.message));
     }
     // Attachments: resolved before anything changes, so a bad one leaves the world as it was.
@@ -768,10 +768,13 @@ CableId World::add_cable(const CableDescription& cable) {
         const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + static_cast<size_t>(e) * g.item_stride,
                                         q.data() + g.element_q(e), zero_v.data(), g.q_reference.data() + e * g.nq};
         const pivot_material_point point{0, 0, {s_node, 0.0, 0.0}};
-        double pose[7], twist[6];
-        std::vector<double> jacobian(6 * g.nv);
-        CallResult r = checked_material_frames(g.instance, batch, &point, 1, pose, twist, jacobian.data());
+        GuardedArray<double, 7> pose_out;
+        GuardedArray<double, 6> twist_out;
+        PluginOutput<double> jacobian(6 * g.nv);
+        CallResult r = checked_material_frames(g.instance, batch, &point, 1, guarded(pose_out), guarded(twist_out),
+                                               guarded(jacobian));
         if (!r.ok()) throw Error(fmt::format("{}: {}", at, r.message));
+        const double* pose = pose_out.values.data();
         const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
         const Mat3 material_axes = rotation(material_rotation);
         const Vec3d tangent = {material_axes[0][0], material_axes[1][0], material_axes[2][0]};
@@ -1081,10 +1084,14 @@ void World::attachment_frame(const Attachment& a, double pose[7], double twist[6
                                     state_.q.data() + g.q_offset + g.element_q(e),
                                     state_.v.data() + g.v_offset + g.element_v(e), g.q_reference.data() + e * g.nq};
     const pivot_material_point point{0, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}};
-    double raw_pose[7];
+    GuardedArray<double, 7> pose_out;
+    GuardedArray<double, 6> twist_out;
     frame_jacobian_.resize(6 * g.nv);  // grows once: readers call this every frame (cable nodes)
-    CallResult r = checked_material_frames(g.instance, batch, &point, 1, raw_pose, twist, frame_jacobian_.data());
+    CallResult r = checked_material_frames(g.instance, batch, &point, 1, guarded(pose_out), guarded(twist_out),
+                                           guarded(frame_jacobian_));
     if (!r.ok()) throw Error(r.message);
+    const double* raw_pose = pose_out.values.data();
+    std::copy_n(twist_out.values.data(), 6, twist);
     std::copy(raw_pose, raw_pose + 3, pose);
     // The frame's orientation: the material frame's, then the attachment's rotation.
     const Quatd body_conjugate = {raw_pose[3], -raw_pose[4], -raw_pose[5], -raw_pose[6]};
@@ -1119,9 +1126,10 @@ Energy World::energy() const {
     for (const ElementGroup& g : model_.element_groups) {
         if (g.count == 0) continue;
         const pivot_element_batch batch = element_batch(g, state_);
-        double e[3];
-        CallResult r = checked_energy(g.instance, batch, step, e);
+        GuardedArray<double, 3> energies;
+        CallResult r = checked_energy(g.instance, batch, step, guarded(energies));
         if (!r.ok()) throw Error(r.message);
+        const double* e = energies.values.data();
         total.kinetic += e[0];
         total.gravitational += e[1];
         total.elastic += e[2];
@@ -1129,8 +1137,8 @@ Energy World::energy() const {
     // Compliant joint rows store (1/2) phi^2 / c at the current configuration
     // (the potential of the compliant constitutive law c lambda = -phi).
     for (const JointGroup& g : model_.joint_groups) {
-        std::vector<pivot_row> rows(g.max_rows);
-        std::vector<double> jacobians(12 * g.max_rows);
+        PluginOutput<pivot_row> rows(g.max_rows);
+        PluginOutput<double> jacobians(12 * g.max_rows);
         for (uint32_t m = 0; m < g.count; ++m) {
             const JointRecord& record = model_.joints[g.joints[m]];
             double pose1[7], pose2[7], twist1[6], twist2[6];
@@ -1138,9 +1146,11 @@ Energy World::energy() const {
             attachment_frame(record.frame2, pose2, twist2);
             const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + m * g.item_stride,
                                           pose1, pose2, twist1, twist2};
-            uint32_t count = 0;
-            CallResult r = checked_joint_rows(g.instance, batch, step, rows.data(), jacobians.data(), &count);
+            GuardedArray<uint32_t, 1> row_count;
+            CallResult r = checked_joint_rows(g.instance, batch, step, guarded(rows), guarded(jacobians),
+                                              guarded(row_count));
             if (!r.ok()) throw Error(r.message);
+            const uint32_t count = row_count.values[0];
             for (uint32_t k = 0; k < count; ++k) {
                 if (rows[k].compliance > 0.0 && (rows[k].flags & PIVOT_ROW_POSITION_ERROR)) {
                     total.elastic += 0.5 * rows[k].violation * rows[k].violation / rows[k].compliance;

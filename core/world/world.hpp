@@ -443,7 +443,7 @@ private:
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread
     // at a time, readers included (pivot.h's thread rules).
-    mutable std::vector<double> frame_jacobian_;
+    mutable PluginOutput<double> frame_jacobian_;
 };
 
 }  // namespace pivot

@@ -115,7 +115,7 @@ protected:
         out.rows.resize(m);
         out.jac.resize(12 * m);
         const CallResult r =
-            checked_internal_rows(inst, batch, step, m, out.rows.data(), out.jac.data(), &out.count);
+            checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()), unguarded(out.jac.data()), unguarded(&out.count));
         EXPECT_TRUE(r.ok()) << r.message;
         return out;
     }
@@ -126,7 +126,7 @@ protected:
         pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), reference.data()};
         pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {g[0], g[1], g[2]}};
         std::array<double, 3> e{};
-        const CallResult r = checked_energy(inst, batch, step, e.data());
+        const CallResult r = checked_energy(inst, batch, step, unguarded(e.data()));
         EXPECT_TRUE(r.ok()) << r.message;
         return e;
     }
@@ -146,7 +146,7 @@ protected:
         const pivot_material_point point{0, 0, {s, 0.0, 0.0}};
         Frame f;
         const CallResult r =
-            checked_material_frames(inst, batch, &point, 1, f.pose.data(), f.twist.data(), f.jac.data());
+            checked_material_frames(inst, batch, &point, 1, unguarded(f.pose.data()), unguarded(f.twist.data()), unguarded(f.jac.data()));
         EXPECT_TRUE(r.ok()) << r.message;
         return f;
     }
@@ -174,7 +174,7 @@ protected:
         out.rows.resize(m);
         out.jac.resize(12 * m);
         const CallResult r =
-            checked_internal_rows(inst, batch, step, m, out.rows.data(), out.jac.data(), &out.count);
+            checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()), unguarded(out.jac.data()), unguarded(&out.count));
         EXPECT_TRUE(r.ok()) << r.message;
         return out;
     }
@@ -187,7 +187,7 @@ protected:
         pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {0, 0, -9.81}};
         std::array<double, 144> k{};
         k.fill(-1.0);  // the plugin must write every entry
-        const CallResult r = checked_internal_stiffness(inst, batch, step, k.data());
+        const CallResult r = checked_internal_stiffness(inst, batch, step, unguarded(k.data()));
         EXPECT_TRUE(r.ok()) << r.message;
         return k;
     }
@@ -509,9 +509,9 @@ TEST_F(AncfCable, MassMatrixIsTheIntegralOfRhoASTransposeS) {
     const Q v{};
     std::array<double, 144> m{}, m2{};
     pivot_element_batch batch{1, 1, item.data(), ref.data(), v.data(), ref.data()};
-    ASSERT_TRUE(checked_mass_matrix(inst, batch, m.data()).ok());
+    ASSERT_TRUE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
     batch.q = kCurved.data();
-    ASSERT_TRUE(checked_mass_matrix(inst, batch, m2.data()).ok());
+    ASSERT_TRUE(checked_mass_matrix(inst, batch, unguarded(m2.data())).ok());
     EXPECT_EQ(m, m2);
     const double rho_a = kDensity * kArea;
     double worst = 0.0, mmax = 0.0;
@@ -563,7 +563,7 @@ TEST_F(AncfCable, GravityForceAndPotentialAreTheIntegrals) {
     pivot_element_batch batch{1, 1, item.data(), kCurved.data(), v.data(), ref.data()};
     pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {g[0], g[1], g[2]}};
     Q f{};
-    ASSERT_TRUE(checked_generalized_forces(inst, batch, step, f.data()).ok());
+    ASSERT_TRUE(checked_generalized_forces(inst, batch, step, unguarded(f.data())).ok());
     const double rho_a = kDensity * kArea;
     double worst = 0.0;
     for (int i = 0; i < 12; ++i) {
@@ -658,11 +658,11 @@ TEST_F(AncfCable, MaterialFrameOrientationConvention) {
     pivot_element_batch batch{1, 1, item.data(), along_x.data(), v.data(), along_x.data()};
     Frame out;
     const pivot_material_point offset{0, 0, {0.5, 0.01, 0.0}};
-    EXPECT_FALSE(checked_material_frames(inst, batch, &offset, 1, out.pose.data(), out.twist.data(),
-                                         out.jac.data()).ok());
+    EXPECT_FALSE(checked_material_frames(inst, batch, &offset, 1, unguarded(out.pose.data()), unguarded(out.twist.data()),
+                                         unguarded(out.jac.data())).ok());
     const pivot_material_point beyond{0, 0, {1.5, 0.0, 0.0}};
-    EXPECT_FALSE(checked_material_frames(inst, batch, &beyond, 1, out.pose.data(), out.twist.data(),
-                                         out.jac.data()).ok());
+    EXPECT_FALSE(checked_material_frames(inst, batch, &beyond, 1, unguarded(out.pose.data()), unguarded(out.twist.data()),
+                                         unguarded(out.jac.data())).ok());
 }
 
 TEST_F(AncfCable, IntegrateIsExplicitPerNodeAndMayAlias) {
@@ -670,9 +670,9 @@ TEST_F(AncfCable, IntegrateIsExplicitPerNodeAndMayAlias) {
     PluginInstance inst = make();
     std::array<double, 18> q{}, v{}, out{};
     for (int k = 0; k < 18; ++k) q[k] = 0.1 * k - 0.7, v[k] = 0.05 * (k % 5) - 0.1;
-    ASSERT_TRUE(checked_integrate(inst, 3, q.data(), v.data(), 0.01, out.data()).ok());
+    ASSERT_TRUE(checked_integrate(inst, 3, q.data(), v.data(), 0.01, unguarded(out.data())).ok());
     for (int k = 0; k < 18; ++k) EXPECT_DOUBLE_EQ(out[k], q[k] + 0.01 * v[k]);
-    ASSERT_TRUE(checked_integrate(inst, 3, q.data(), v.data(), 0.01, q.data()).ok());
+    ASSERT_TRUE(checked_integrate(inst, 3, q.data(), v.data(), 0.01, unguarded(q.data())).ok());
     EXPECT_EQ(q, out);
 }
 
@@ -684,16 +684,16 @@ TEST_F(AncfCable, ReferenceMustBeStraightWithUnitGradients) {
     Q bent = straight({0, 0, 0}, {1, 0, 0}, kLength);
     bent[10] = 0.1;  // r_x2 not parallel to r_x1
     pivot_element_batch batch{1, 1, item.data(), bent.data(), v.data(), bent.data()};
-    EXPECT_FALSE(checked_mass_matrix(inst, batch, m.data()).ok());
+    EXPECT_FALSE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
     const Q stretched = straight({0, 0, 0}, {1, 0, 0}, kLength, 1.1);
     batch.q_reference = stretched.data();
-    EXPECT_FALSE(checked_mass_matrix(inst, batch, m.data()).ok());
+    EXPECT_FALSE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
     const Q shorter = straight({0, 0, 0}, {1, 0, 0}, 0.9 * kLength);
     batch.q_reference = shorter.data();
-    EXPECT_FALSE(checked_mass_matrix(inst, batch, m.data()).ok());
+    EXPECT_FALSE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
     const Q good = straight({1, 2, 3}, kTilted, kLength);
     batch.q_reference = good.data();
-    EXPECT_TRUE(checked_mass_matrix(inst, batch, m.data()).ok());
+    EXPECT_TRUE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
 }
 
 TEST_F(AncfCable, CircularArcHasCurvatureOneOverR) {
@@ -728,7 +728,7 @@ TEST_F(AncfCable, CircularArcHasCurvatureOneOverR) {
             pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), ref.data()};
             pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {0, 0, 0}};
             std::array<double, 3> en{};
-            ASSERT_TRUE(checked_energy(inst, batch, step, en.data()).ok());
+            ASSERT_TRUE(checked_energy(inst, batch, step, unguarded(en.data())).ok());
             energy += en[2];
         }
         const double ring = kPi * kYoungs * kInertia / R;
@@ -981,7 +981,7 @@ TEST_F(AncfCable, NodeCoordinatesPlaceAnUnstrainedNode) {
                 for (int i = 0; i < 3; ++i)
                     t[i] = ex[i] * std::cos(angle) + k[i] * std::sin(angle) + axis[i] * axis[0] * (1 - std::cos(angle));
                 std::array<double, 6> node{};
-                ASSERT_TRUE(checked_node_coordinates(inst, pose, node.data()).ok());
+                ASSERT_TRUE(checked_node_coordinates(inst, pose, unguarded(node.data())).ok());
                 for (int i = 0; i < 3; ++i) {
                     EXPECT_EQ(node[i], p[i]);
                     worst = std::max(worst, std::abs(node[3 + i] - t[i]));
@@ -992,12 +992,12 @@ TEST_F(AncfCable, NodeCoordinatesPlaceAnUnstrainedNode) {
                 for (int i = 0; i < 6; ++i) element[i] = node[i];
                 const double pose2[7] = {p[0] + kLength * t[0], p[1] + kLength * t[1], p[2] + kLength * t[2],
                                          pose[3], pose[4], pose[5], pose[6]};
-                ASSERT_TRUE(checked_node_coordinates(inst, pose2, element.data() + 6).ok());
+                ASSERT_TRUE(checked_node_coordinates(inst, pose2, unguarded(element.data() + 6)).ok());
                 const auto item = items(kLength);
                 const Q v{};
                 std::array<double, 144> m{};
                 pivot_element_batch batch{1, 1, item.data(), element.data(), v.data(), element.data()};
-                EXPECT_TRUE(checked_mass_matrix(inst, batch, m.data()).ok());
+                EXPECT_TRUE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
                 for (const pivot_row& r : rows_at(inst, element, kLength, &element).rows)
                     EXPECT_LT(std::abs(r.violation), 1e-14);
             }
@@ -1007,9 +1007,9 @@ TEST_F(AncfCable, NodeCoordinatesPlaceAnUnstrainedNode) {
     EXPECT_LT(worst, 1e-15 * 4);
     std::array<double, 6> node{};
     const double zero[7] = {0, 0, 0, 0, 0, 0, 0};
-    EXPECT_FALSE(checked_node_coordinates(inst, zero, node.data()).ok());
+    EXPECT_FALSE(checked_node_coordinates(inst, zero, unguarded(node.data())).ok());
     const double nan[7] = {0, 0, 0, std::nan(""), 0, 0, 0};
-    EXPECT_FALSE(checked_node_coordinates(inst, nan, node.data()).ok());
+    EXPECT_FALSE(checked_node_coordinates(inst, nan, unguarded(node.data())).ok());
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ Outcome solve(const Built& built, const char* solver_id, pivot_problem_class cls
     options.struct_size = sizeof(options);
     pivot_solve_report report{};
     const PluginInstance solver = make_instance(PIVOT_KIND_SOLVER, solver_id);
-    const SolveResult r = checked_solve(solver, p, options, x.data(), w.data(), report);
+    const SolveResult r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
     Outcome out;
     out.ok = r.ok() && report.status == PIVOT_SOLVE_CONVERGED;
     EXPECT_TRUE(out.ok) << r.message << " " << report.message;

@@ -51,19 +51,19 @@ TEST_F(EndToEnd, ElementPointMass) {
     const pivot_step_info s = step(0.01);
 
     std::array<double, 18> mass{};
-    ASSERT_TRUE(checked_mass_matrix(element, batch, mass.data()).ok());
+    ASSERT_TRUE(checked_mass_matrix(element, batch, unguarded(mass.data())).ok());
     EXPECT_DOUBLE_EQ(mass[0], 2.0);
     EXPECT_DOUBLE_EQ(mass[4], 2.0);
     EXPECT_DOUBLE_EQ(mass[1], 0.0);
     EXPECT_DOUBLE_EQ(mass[9 + 8], 0.5);
 
     std::array<double, 6> forces{};
-    ASSERT_TRUE(checked_generalized_forces(element, batch, s, forces.data()).ok());
+    ASSERT_TRUE(checked_generalized_forces(element, batch, s, unguarded(forces.data())).ok());
     EXPECT_DOUBLE_EQ(forces[2], 2.0 * -9.81);
     EXPECT_DOUBLE_EQ(forces[5], 0.5 * -9.81);
 
     std::array<double, 6> q_out{};
-    ASSERT_TRUE(checked_integrate(element, 2, q.data(), v.data(), 0.01, q_out.data()).ok());
+    ASSERT_TRUE(checked_integrate(element, 2, q.data(), v.data(), 0.01, unguarded(q_out.data())).ok());
     EXPECT_DOUBLE_EQ(q_out[0], 0.01);
     EXPECT_DOUBLE_EQ(q_out[4], 2.0 - 0.02);
 
@@ -72,7 +72,7 @@ TEST_F(EndToEnd, ElementPointMass) {
     std::array<double, 7> pose{};
     std::array<double, 6> twist{};
     std::array<double, 18> jac{};
-    ASSERT_TRUE(checked_material_frames(element, batch, &point, 1, pose.data(), twist.data(), jac.data()).ok());
+    ASSERT_TRUE(checked_material_frames(element, batch, &point, 1, unguarded(pose.data()), unguarded(twist.data()), unguarded(jac.data())).ok());
     EXPECT_DOUBLE_EQ(pose[0], 1.1);
     EXPECT_DOUBLE_EQ(pose[3], 1.0);
     for (int r = 0; r < 6; ++r) {
@@ -82,7 +82,7 @@ TEST_F(EndToEnd, ElementPointMass) {
     }
 
     double energies[3];
-    ASSERT_TRUE(checked_energy(element, batch, s, energies).ok());
+    ASSERT_TRUE(checked_energy(element, batch, s, unguarded(energies)).ok());
     EXPECT_DOUBLE_EQ(energies[0], 0.5 * 2.0 * 1.0 + 0.5 * 0.5 * 4.0);
     EXPECT_DOUBLE_EQ(energies[1], 2.0 * 9.81 * 1.0 + 0.5 * 9.81 * 3.0);
 
@@ -104,7 +104,7 @@ TEST_F(EndToEnd, JointBallRowsAndTheirJacobianByFiniteDifferences) {
     std::array<double, 36> jac{};
     std::array<uint32_t, 1> counts{};
     const pivot_step_info s = step(0.01);
-    ASSERT_TRUE(checked_joint_rows(joint, batch, s, rows.data(), jac.data(), counts.data()).ok());
+    ASSERT_TRUE(checked_joint_rows(joint, batch, s, unguarded(rows.data()), unguarded(jac.data()), unguarded(counts.data())).ok());
     ASSERT_EQ(counts[0], 3u);
     EXPECT_NEAR(rows[0].violation, 0.01, 1e-15);
     EXPECT_NEAR(rows[1].violation, -0.02, 1e-15);
@@ -124,8 +124,8 @@ TEST_F(EndToEnd, JointBallRowsAndTheirJacobianByFiniteDifferences) {
             pivot_joint_batch b = batch;
             b.frame2_poses = g.data();
             std::array<double, 36> unused{};
-            ASSERT_TRUE(checked_joint_rows(joint, b, s, (sign > 0 ? plus : minus).data(), unused.data(),
-                                           counts.data()).ok());
+            ASSERT_TRUE(checked_joint_rows(joint, b, s, unguarded((sign > 0 ? plus : minus).data()), unguarded(unused.data()),
+                                           unguarded(counts.data())).ok());
         }
         for (int r = 0; r < 3; ++r) {
             const double fd = (plus[r].violation - minus[r].violation) / (2 * eps);
@@ -164,8 +164,8 @@ TEST_F(EndToEnd, FrictionBoxRowsBoundsAndState) {
     std::array<uint32_t, 2> counts{};
     const pivot_step_info s = step(0.01);
     for (int call = 1; call <= 2; ++call) {
-        ASSERT_TRUE(checked_friction_build(box, contacts.data(), nullptr, 2, s, state.data(), rows.data(), directions.data(),
-                                           coupling.data(), impulses.data(), counts.data()).ok());
+        ASSERT_TRUE(checked_friction_build(box, contacts.data(), nullptr, 2, s, unguarded(state.data()), unguarded(rows.data()), unguarded(directions.data()),
+                                           unguarded(coupling.data()), unguarded(impulses.data()), unguarded(counts.data())).ok());
         EXPECT_EQ(state[0], call);  // the state is kept by the host between calls
     }
     ASSERT_EQ(counts[1], 3u);
@@ -212,7 +212,7 @@ TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {
     pivot_solve_options options{sizeof(options), 0, 0.0};
     std::array<double, 3> x{}, w{};
     pivot_solve_report report{};
-    SolveResult r = checked_solve(solver, p, options, x.data(), w.data(), report);
+    SolveResult r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(report.status, PIVOT_SOLVE_CONVERGED);
     // The host's residual, computed without the solver, vouches for x.
@@ -222,7 +222,7 @@ TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {
 
     // Warm started from the solution it needs at most one sweep.
     options.flags = PIVOT_SOLVE_WARM_START;
-    r = checked_solve(solver, p, options, x.data(), w.data(), report);
+    r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_LE(report.iterations, 1u);
 }
@@ -237,7 +237,7 @@ TEST_F(EndToEnd, SolverReturningNaNIsCaughtAtTheCall) {
     pivot_solve_options options{sizeof(options), 0, 0.0};
     std::array<double, 3> x{}, w{};
     pivot_solve_report report{};
-    SolveResult r = checked_solve(solver, p, options, x.data(), w.data(), report);
+    SolveResult r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("plugin 'test.solver.nan'"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("solve: returned x[2] = nan, which is not a finite number"), std::string::npos)
@@ -251,7 +251,7 @@ TEST_F(EndToEnd, SolverErrorStatusCarriesItsMessage) {
     pivot_solve_options options{sizeof(options), 0, 0.0};
     std::array<double, 3> x{}, w{};
     pivot_solve_report report{};
-    SolveResult r = checked_solve(solver, p, options, x.data(), w.data(), report);
+    SolveResult r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status, PIVOT_ERROR);
     EXPECT_NE(r.message.find("pivot 3 is singular"), std::string::npos) << r.message;
@@ -265,7 +265,7 @@ TEST_F(EndToEnd, JointReturningNaNIsCaughtAtTheCall) {
     std::array<pivot_row, 1> rows{};
     std::array<double, 12> jac{};
     std::array<uint32_t, 1> counts{};
-    CallResult r = checked_joint_rows(joint, batch, step(0.01), rows.data(), jac.data(), counts.data());
+    CallResult r = checked_joint_rows(joint, batch, step(0.01), unguarded(rows.data()), unguarded(jac.data()), unguarded(counts.data()));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("rows: joint 0 row 0: violation = nan"), std::string::npos) << r.message;
 }
@@ -278,11 +278,34 @@ TEST_F(EndToEnd, FrictionWithInvertedBoundsIsCaughtAtTheCall) {
     std::array<double, 4> coupling{};
     std::array<double, 6> impulses{};
     std::array<uint32_t, 1> counts{};
-    CallResult r = checked_friction_build(friction, &c, nullptr, 1, step(0.01), nullptr, rows.data(), directions.data(),
-                                          coupling.data(), impulses.data(), counts.data());
+    CallResult r = checked_friction_build(friction, &c, nullptr, 1, step(0.01), unguarded<double>(nullptr), unguarded(rows.data()), unguarded(directions.data()),
+                                          unguarded(coupling.data()), unguarded(impulses.data()), unguarded(counts.data()));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("contact 0 row 1: lower bound 1 is above upper bound -1"), std::string::npos)
         << r.message;
+}
+
+// A plugin writing past the outputs it was given (two rows after the last
+// contact's) is caught by the guard after each output: the call fails with
+// the plugin, the function and the output named, and what lay after the
+// extent (here the vector's own later entries) is put back.
+TEST_F(EndToEnd, WritesPastAnOutputAreCaughtAndUndone) {
+    PluginInstance friction = make(PIVOT_KIND_FRICTION, "test.friction.overflow");
+    const pivot_contact_point c = contact(1);
+    PluginOutput<pivot_row> rows(4);  // the call's extent is 1 row; 3 more follow it
+    for (size_t k = 1; k < rows.size(); ++k) rows[k].violation = 100.0 + static_cast<double>(k);
+    PluginOutput<double> directions(6), coupling(1), impulses(6), state(1);
+    PluginOutput<uint32_t> counts(1);
+    CallResult r = checked_friction_build(friction, &c, nullptr, 1, step(0.01), guarded(state), guarded(rows),
+                                          guarded(directions), guarded(coupling), guarded(impulses), guarded(counts));
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(r.broken);
+    EXPECT_NE(r.message.find("plugin 'test.friction.overflow'"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("build: wrote past the end of its output 'rows' (1 values): byte 0 after it was "
+                             "changed"),
+              std::string::npos)
+        << r.message;
+    for (size_t k = 1; k < rows.size(); ++k) EXPECT_EQ(rows[k].violation, 100.0 + static_cast<double>(k)) << k;
 }
 
 TEST_F(EndToEnd, ElementErrorStatusIsReported) {
@@ -290,7 +313,7 @@ TEST_F(EndToEnd, ElementErrorStatusIsReported) {
     const std::array<double, 3> q{}, v{};
     pivot_element_batch batch{1, 0, nullptr, q.data(), v.data(), q.data()};
     std::array<double, 9> mass{};
-    CallResult r = checked_mass_matrix(element, batch, mass.data());
+    CallResult r = checked_mass_matrix(element, batch, unguarded(mass.data()));
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status, PIVOT_ERROR);
     EXPECT_NE(r.message.find("plugin 'test.element.error'"), std::string::npos) << r.message;

@@ -57,7 +57,7 @@ inline Solution solve(const PluginInstance& solver, const LcpProblem& problem, c
     }
     const pivot_lcp_problem view = problem.view();
     s.report.struct_size = sizeof(s.report);
-    s.result = checked_solve(solver, view, options, s.x.data(), s.w.data(), s.report);
+    s.result = checked_solve(solver, view, options, unguarded(s.x.data()), unguarded(s.w.data()), s.report);
     return s;
 }
 

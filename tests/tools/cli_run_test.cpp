@@ -261,6 +261,24 @@ TEST(CliRun, ASolverThatKeepsBreakingTheContractStopsTheRun) {
         << r.err;
 }
 
+// A friction plugin writing past its output rows (it used to corrupt the
+// heap: "corrupted double-linked list") ends the run with exit 1 naming the
+// plugin, the function and the output.
+TEST(CliRun, APluginWritingPastItsOutputStopsTheRunCleanly) {
+    const std::string scene = temp("overflow_friction.json");
+    std::ofstream(scene) << R"({"format": "pivot-scene/1", "settings": {"timestep": 0.01},
+        "materials": {"slick": {"friction": {"model": "test.friction.overflow"}}},
+        "bodies": [{"name": "box", "mass": 1, "inertia": [0.1, 0.1, 0.1], "position": [0, 0, 0.1],
+                    "shapes": [{"type": "box", "size": [0.2, 0.2, 0.2], "material": "slick"}]}],
+        "static_shapes": [{"type": "plane", "normal": [0, 0, 1], "offset": 0, "material": "slick"}]})";
+    auto r = run_command(kPivot + " run " + scene + " --steps 10 --plugins " + PIVOT_TEST_BROKEN_DIR +
+                         "/broken_friction_overflow.so");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("pivot run: " + scene + ": step 1: plugin 'test.friction.overflow'"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("build: wrote past the end of its output 'rows' (4 values)"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, UsageErrorsExitTwo) {
     const std::string scene = kScenes + "/pendulum.json";
     for (const std::string& args : {std::string("--frobnicate"), std::string("--every 0"), std::string("--steps -3"),

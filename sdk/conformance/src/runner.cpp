@@ -144,17 +144,20 @@ PluginInstance Session::instance(const LcpProblem& problem) const {
 Attempt Session::solve(const PluginInstance& solver, const LcpProblem& given, const std::vector<double>* warm,
                        double time_budget_seconds) const {
     Attempt a;
-    a.x.assign(given.n, 0.0);
-    std::vector<double> w(given.n, 0.0);
+    // The solver writes into guarded storage (a write past x or w is
+    // reported, not a corrupted heap), copied into the attempt after.
+    PluginOutput<double> x(given.n, 0.0);
+    PluginOutput<double> w(given.n, 0.0);
     pivot_solve_options options{sizeof(pivot_solve_options), 0u, time_budget_seconds};
     if (warm != nullptr) {
-        a.x = *warm;
+        x.assign(warm->begin(), warm->end());
         options.flags |= PIVOT_SOLVE_WARM_START;
     }
     const pivot_lcp_problem view = view_of(given);
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r = checked_solve(solver, view, options, a.x.data(), w.data(), a.report);
+    const SolveResult r = checked_solve(solver, view, options, guarded(x), guarded(w), a.report);
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    a.x.assign(x.begin(), x.end());
     a.returned = r.status;
     a.usable = r.ok();
     a.host_message = r.message;

@@ -780,7 +780,7 @@ TEST(LemkeSolver, PaddedLeadingDimensionIsRespected) {
     std::vector<double> w(n, 0.0);
     pivot_solve_options options{sizeof(options), 0, 0.0};
     pivot_solve_report report{};
-    const SolveResult result = checked_solve(solver, view, options, x.data(), w.data(), report);
+    const SolveResult result = checked_solve(solver, view, options, unguarded(x.data()), unguarded(w.data()), report);
     ASSERT_TRUE(result.ok()) << result.message;
     const test::Solution reference = test::solve(solver, packed);
     EXPECT_EQ(x, reference.x);

@@ -68,7 +68,7 @@ ConeSolve solve_with_cones(const PluginInstance& solver, const LcpProblem& p, Co
     std::vector<double> w(p.n);
     const pivot_solve_options options{sizeof(pivot_solve_options), 0, 0.0};
     s.report.struct_size = sizeof(s.report);
-    s.result = checked_solve(solver, view, options, s.x.data(), w.data(), s.report);
+    s.result = checked_solve(solver, view, options, unguarded(s.x.data()), unguarded(w.data()), s.report);
     return s;
 }
 
