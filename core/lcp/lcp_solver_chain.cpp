@@ -279,10 +279,11 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     if (problem.has_blocks()) r.residual = lcp_block_residual(given->view(), x_try_.data(), w_.data(), scratch_.data());
     report.residual = r.residual;
     remember_if_best(r.residual);
-    if (r.residual > acceptance_) {
+    if (r.residual > acceptance_ && r.residual > lcp_rounding_floor(given->view(), w_.data())) {
         report.failures.push_back(fmt::format("solver '{}' stopped ({}) at natural-map residual {:.3g}, above the "
                                               "accepted {:.3g}",
-                                              stage.id, status_text(solver_report.status), r.residual, acceptance_));
+                                              stage.id, status_text(solver_report.status), r.residual,
+                                              std::max(acceptance_, lcp_rounding_floor(given->view(), w_.data()))));
         return false;
     }
     return true;
@@ -357,7 +358,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         // The real residual, with the friction index.
         lcp_multiply(real, x_try_.data(), w_.data());
         report.residual = lcp_block_residual(real, x_try_.data(), w_.data(), scratch_.data());
-        if (report.residual <= acceptance_) return true;
+        if (report.residual <= acceptance_ || report.residual <= lcp_rounding_floor(real, w_.data())) return true;
         remember_if_best(report.residual);
     }
     report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: {} rounds left the "

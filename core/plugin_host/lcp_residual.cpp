@@ -107,4 +107,13 @@ double lcp_block_residual(const pivot_lcp_problem& p, const double* x, const dou
     return residual;
 }
 
+double lcp_rounding_floor(const pivot_lcp_problem& problem, const double* w) {
+    double b_size = 0.0, ax_size = 0.0;
+    for (uint32_t i = 0; i < problem.n; ++i) {
+        b_size = std::max(b_size, std::abs(problem.b[i]));
+        ax_size = std::max(ax_size, std::abs(w[i] - problem.b[i]));
+    }
+    return 1e-10 * (b_size + ax_size);
+}
+
 }  // namespace pivot

@@ -28,4 +28,12 @@ double lcp_natural_map_residual(const pivot_lcp_problem& problem, const double* 
 // the projection fails.
 double lcp_block_residual(const pivot_lcp_problem& problem, const double* x, const double* w, double* scratch);
 
+// The residual rounding alone can leave at w = A x + b: a relative 1e-10 of
+// the size of w's terms, |b|_inf + |w - b|_inf. An acceptance threshold in
+// absolute units (N s) cannot be met by a problem scaled by 1e150; compared
+// against the larger of the two, a solution exact to rounding is accepted
+// at any scale (for the engine's problems, of order 1, the floor is far
+// below the absolute threshold and changes nothing).
+double lcp_rounding_floor(const pivot_lcp_problem& problem, const double* w);
+
 }  // namespace pivot

@@ -119,6 +119,26 @@ TEST_F(SolverChain, ASolverThatKeepsBreakingTheContractIsDisabled) {
     }
 }
 
+// Acceptance is absolute (N s) or relative to rounding, whichever is
+// larger: the contact problem with A and b scaled by 1e150 has the same
+// solution, which Dantzig finds exactly to rounding (residual ~1e135, far
+// above 1e-9 absolute); it used to be "never solved".
+TEST_F(SolverChain, AScaledProblemSolvedToRoundingIsAccepted) {
+    LcpProblem p = contact_problem();
+    LcpSolverChain chain(registry, {"pivot.solver.dantzig"}, {}, 1e-9);
+    std::vector<double> x;
+    const ChainReport unscaled = chain.solve(p, x, false);
+    ASSERT_TRUE(unscaled.solved);
+    const std::vector<double> x_unscaled = x;
+    for (double& a : p.dense) a *= 1e150;
+    for (double& b : p.b) b *= 1e150;
+    p.detect_symmetry();
+    const ChainReport scaled = chain.solve(p, x, false);
+    EXPECT_TRUE(scaled.solved) << (scaled.failures.empty() ? "" : scaled.failures[0]);
+    EXPECT_GT(scaled.residual, 1e-9) << "the absolute threshold alone would refuse it";
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], x_unscaled[i], 1e-9 * (1.0 + std::abs(x_unscaled[i]))) << i;
+}
+
 TEST_F(SolverChain, ResidualAboveAcceptanceIsAFailure) {
     // Three sweeps of PGS cannot reach 1e-9 on the lcp-bench problem.
     LcpSolverChain chain(registry, {"test.solver.pgs_dense", {{"max_iterations", 3}}}, {}, 1e-9);
