@@ -333,7 +333,9 @@ PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joi
         j.anchor2 = array_of(d.anchor2);
         // Negative: the initial distance; NaN is not "negative" but refused
         // (it used to mean the initial distance silently).
-        if (std::isnan(d.length)) throw pivot::Error("pivot_world_add_joint: joint.length: NaN (negative means the initial distance)");
+        if (std::isnan(d.length)) {
+            throw pivot::Error("pivot_world_add_joint: joint.length: NaN (negative means the initial distance)");
+        }
         if (d.length >= 0.0) j.length = d.length;
         j.compliance = d.compliance;
         j.damping = d.damping;

@@ -46,7 +46,8 @@ std::string read_input_file(const std::filesystem::path& file, const char* what)
     if (ec || !std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", source));
     if (std::filesystem::is_directory(status)) throw Error(fmt::format("{}: is a folder, not a {}", source, what));
     if (!std::filesystem::is_regular_file(status)) {
-        throw Error(fmt::format("{}: not a regular file (a device, pipe or socket); a {} must be a file", source, what));
+        throw Error(
+            fmt::format("{}: not a regular file (a device, pipe or socket); a {} must be a file", source, what));
     }
     const std::uintmax_t size = std::filesystem::file_size(file, ec);
     if (ec) throw Error(fmt::format("{}: cannot be read ({})", source, ec.message()));

@@ -195,7 +195,8 @@ ChainReport LcpSolverChain::solve(const LcpProblem& problem, std::vector<double>
         }
         if (time_budget > 0.0 && report.status == PIVOT_SOLVE_TIME_BUDGET) report.budget_exhausted = true;
     }
-    if (attempted == 0 && std::all_of(stages_.begin(), stages_.end(), [](const Stage& st) { return !st.disabled.empty(); })) {
+    const auto disabled = [](const Stage& stage) { return !stage.disabled.empty(); };
+    if (attempted == 0 && std::all_of(stages_.begin(), stages_.end(), disabled)) {
         report.unusable = true;
         for (const Stage& stage : stages_) report.failures.push_back(stage.disabled);
     }

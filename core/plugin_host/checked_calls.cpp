@@ -484,7 +484,8 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
                                   impulses, row_counts)
             : f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
     CallResult r;
-    if (!check_guard(r, inst, fn, "state", state_guard, states) || !check_guard(r, inst, fn, "rows", rows_guard, count * m) ||
+    if (!check_guard(r, inst, fn, "state", state_guard, states) ||
+        !check_guard(r, inst, fn, "rows", rows_guard, count * m) ||
         !check_guard(r, inst, fn, "directions", directions_guard, count * m * PIVOT_FRICTION_DIRECTION_WIDTH) ||
         !check_guard(r, inst, fn, "coupling", coupling_guard, count * m * m) ||
         !check_guard(r, inst, fn, "impulses", impulses_guard, 6u * count) ||

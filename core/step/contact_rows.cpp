@@ -433,9 +433,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
                         batch.state.data() + static_cast<size_t>(k) * st);
         }
         CallResult r = checked_friction_build(inst, batch.input.data(), batch.bodies.empty() ? nullptr : batch.bodies.data(),
-                                              n, step, guarded(batch.state), guarded(batch.rows), guarded(batch.directions),
-                                              guarded(batch.coupling), guarded(batch.impulses),
-                                              guarded(batch.row_counts));
+                                              n, step, guarded(batch.state), guarded(batch.rows),
+                                              guarded(batch.directions), guarded(batch.coupling),
+                                              guarded(batch.impulses), guarded(batch.row_counts));
         if (!r.ok()) throw Error(r.message);
     }
 

@@ -20,8 +20,9 @@ void check_timestep(double timestep) {
 void check_gravity(const std::array<double, 3>& g) {
     const double norm = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     if (!std::isfinite(g[0] + g[1] + g[2]) || !(norm <= PhysicalLimits::max_gravity)) {
-        throw Error(fmt::format("settings.gravity: must be 3 finite numbers of magnitude up to {} m/s^2, got [{}, {}, {}]",
-                                PhysicalLimits::max_gravity, g[0], g[1], g[2]));
+        throw Error(fmt::format(
+            "settings.gravity: must be 3 finite numbers of magnitude up to {} m/s^2, got [{}, {}, {}]",
+            PhysicalLimits::max_gravity, g[0], g[1], g[2]));
     }
 }
 
@@ -62,8 +63,8 @@ void check_mass_and_inertia(double mass, const std::array<double, 9>& I, const s
                                 where, moments[0] * trace_scale, moments[1] * trace_scale, moments[2] * trace_scale));
     }
     if (!(moments[2] <= PhysicalLimits::max_inertia_ratio * moments[0])) {
-        throw Error(fmt::format("{}: inertia: principal moments {:.6g} and {:.6g} kg m^2 differ by more than the factor "
-                                "{:g} a body may have",
+        throw Error(fmt::format("{}: inertia: principal moments {:.6g} and {:.6g} kg m^2 differ by more than the "
+                                "factor {:g} a body may have",
                                 where, moments[0] * trace_scale, moments[2] * trace_scale,
                                 PhysicalLimits::max_inertia_ratio));
     }

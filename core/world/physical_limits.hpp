@@ -32,8 +32,9 @@ void check_gravity(const std::array<double, 3>& gravity);
 void check_shape_size(double value, const std::string& where, const char* field);
 // Positive mass; a finite, symmetric, positive definite inertia (kg m^2,
 // row-major) whose principal moments have radii of gyration within the
-// limits and a ratio of principal moments within its limit (a relative test: an inertia of 1e-101 is refused as too small,
-// not misread as indefinite through an underflowing determinant).
+// limits and a ratio within max_inertia_ratio. The test is relative: an
+// inertia of 1e-101 is refused as too small, not misread as indefinite
+// through an underflowing determinant.
 void check_mass_and_inertia(double mass, const std::array<double, 9>& inertia, const std::string& where);
 // A position (m) whose coordinates are within +-max_coordinate.
 void check_position(const std::array<double, 3>& p, const std::string& where, const char* field);

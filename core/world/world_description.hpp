@@ -114,8 +114,8 @@ struct WorldSettings {
 // The wall time a step's solves may use (s; 0 = unbounded): step_budget,
 // or step_time_limit when that is set and shorter.
 inline double effective_step_budget(const WorldSettings& s) {
-    if (s.step_time_limit > 0.0 && (s.step_budget <= 0.0 || s.step_time_limit < s.step_budget)) return s.step_time_limit;
-    return s.step_budget;
+    const bool guard_shorter = s.step_time_limit > 0.0 && (s.step_budget <= 0.0 || s.step_time_limit < s.step_budget);
+    return guard_shorter ? s.step_time_limit : s.step_budget;
 }
 
 // A collision shape (docs/scene-format.md "shapes"), in the body frame (or the

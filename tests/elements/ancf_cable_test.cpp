@@ -114,8 +114,8 @@ protected:
         const uint32_t m = max_rows(inst);
         out.rows.resize(m);
         out.jac.resize(12 * m);
-        const CallResult r =
-            checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()), unguarded(out.jac.data()), unguarded(&out.count));
+        const CallResult r = checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()),
+                                                   unguarded(out.jac.data()), unguarded(&out.count));
         EXPECT_TRUE(r.ok()) << r.message;
         return out;
     }
@@ -145,8 +145,8 @@ protected:
         pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), ref.data()};
         const pivot_material_point point{0, 0, {s, 0.0, 0.0}};
         Frame f;
-        const CallResult r =
-            checked_material_frames(inst, batch, &point, 1, unguarded(f.pose.data()), unguarded(f.twist.data()), unguarded(f.jac.data()));
+        const CallResult r = checked_material_frames(inst, batch, &point, 1, unguarded(f.pose.data()),
+                                                     unguarded(f.twist.data()), unguarded(f.jac.data()));
         EXPECT_TRUE(r.ok()) << r.message;
         return f;
     }
@@ -173,8 +173,8 @@ protected:
         const uint32_t m = max_rows(inst);
         out.rows.resize(m);
         out.jac.resize(12 * m);
-        const CallResult r =
-            checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()), unguarded(out.jac.data()), unguarded(&out.count));
+        const CallResult r = checked_internal_rows(inst, batch, step, m, unguarded(out.rows.data()),
+                                                   unguarded(out.jac.data()), unguarded(&out.count));
         EXPECT_TRUE(r.ok()) << r.message;
         return out;
     }
@@ -658,11 +658,13 @@ TEST_F(AncfCable, MaterialFrameOrientationConvention) {
     pivot_element_batch batch{1, 1, item.data(), along_x.data(), v.data(), along_x.data()};
     Frame out;
     const pivot_material_point offset{0, 0, {0.5, 0.01, 0.0}};
-    EXPECT_FALSE(checked_material_frames(inst, batch, &offset, 1, unguarded(out.pose.data()), unguarded(out.twist.data()),
-                                         unguarded(out.jac.data())).ok());
+    EXPECT_FALSE(checked_material_frames(inst, batch, &offset, 1, unguarded(out.pose.data()),
+                                         unguarded(out.twist.data()), unguarded(out.jac.data()))
+                     .ok());
     const pivot_material_point beyond{0, 0, {1.5, 0.0, 0.0}};
-    EXPECT_FALSE(checked_material_frames(inst, batch, &beyond, 1, unguarded(out.pose.data()), unguarded(out.twist.data()),
-                                         unguarded(out.jac.data())).ok());
+    EXPECT_FALSE(checked_material_frames(inst, batch, &beyond, 1, unguarded(out.pose.data()),
+                                         unguarded(out.twist.data()), unguarded(out.jac.data()))
+                     .ok());
 }
 
 TEST_F(AncfCable, IntegrateIsExplicitPerNodeAndMayAlias) {

@@ -76,7 +76,8 @@ TEST_F(RigidBody, MaterialFrameJacobianMatchesFiniteDifferences) {
     const pivot_material_point point{0, 0, {0.4, -0.3, 0.25}};
     auto frame_at = [&](const std::array<double, 7>& q, double* pose, double* twist, double* jac) {
         pivot_element_batch batch{1, 7, items.data(), q.data(), s.v.data(), q.data()};
-        ASSERT_TRUE(checked_material_frames(inst, batch, &point, 1, unguarded(pose), unguarded(twist), unguarded(jac)).ok());
+        ASSERT_TRUE(
+            checked_material_frames(inst, batch, &point, 1, unguarded(pose), unguarded(twist), unguarded(jac)).ok());
     };
     std::array<double, 7> pose{};
     std::array<double, 6> twist{};
@@ -122,7 +123,9 @@ TEST_F(RigidBody, FrameStiffnessMatchesFiniteDifferences) {
         std::array<double, 7> pose{};
         std::array<double, 6> twist{};
         std::array<double, 36> jac{};
-        EXPECT_TRUE(checked_material_frames(inst, batch, &point, 1, unguarded(pose.data()), unguarded(twist.data()), unguarded(jac.data())).ok());
+        EXPECT_TRUE(checked_material_frames(inst, batch, &point, 1, unguarded(pose.data()), unguarded(twist.data()),
+                                            unguarded(jac.data()))
+                        .ok());
         return jac;
     };
     auto force = [&](const std::array<double, 7>& q) {
@@ -182,7 +185,8 @@ TEST_F(RigidBody, OrientationUpdateIsTheExactRotationForConstantOmega) {
     PluginInstance inst = make();
     std::array<double, 7> q = {0, 0, 0, 1, 0, 0, 0};
     const std::array<double, 6> v = {0, 0, 0, 0, 0, 2.0};
-    for (int k = 0; k < 1000; ++k) ASSERT_TRUE(checked_integrate(inst, 1, q.data(), v.data(), 0.01, unguarded(q.data())).ok());
+    for (int k = 0; k < 1000; ++k)
+        ASSERT_TRUE(checked_integrate(inst, 1, q.data(), v.data(), 0.01, unguarded(q.data())).ok());
     const double angle = 2.0 * std::atan2(q[6], q[3]);
     EXPECT_NEAR(std::remainder(angle - 20.0, 2 * M_PI), 0.0, 1e-12);
     EXPECT_NEAR(q[3] * q[3] + q[6] * q[6], 1.0, 1e-15);

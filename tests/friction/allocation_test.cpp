@@ -77,9 +77,10 @@ TEST(FrictionAllocation, BuildAndProjectDoNotAllocate) {
         std::vector<pivot_contact_block> blocks(count);
         std::vector<double> z(count * 3, 0.5);
         const long before = g_allocations.load();
-        const CallResult r = checked_friction_build(model.instance(), contacts.data(), nullptr, count, step,
-                                                    unguarded(model.state_size() > 0 ? state.data() : nullptr), unguarded(rows.data()),
-                                                    unguarded(dirs.data()), unguarded(coupling.data()), unguarded(impulses.data()), unguarded(row_counts.data()));
+        const CallResult r = checked_friction_build(
+            model.instance(), contacts.data(), nullptr, count, step,
+            unguarded(model.state_size() > 0 ? state.data() : nullptr), unguarded(rows.data()), unguarded(dirs.data()),
+            unguarded(coupling.data()), unguarded(impulses.data()), unguarded(row_counts.data()));
         const long after_build = g_allocations.load();
         ASSERT_TRUE(r.ok()) << r.message;
         EXPECT_EQ(after_build, before) << id << ": build allocated";

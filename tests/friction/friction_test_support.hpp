@@ -125,8 +125,9 @@ public:
         uint32_t count = 0;
         const pivot_step_info step = step_info(h);
         const CallResult r =
-            checked_friction_build(instance_, &contact, nullptr, 1, step, unguarded(s.empty() ? nullptr : s.data()), unguarded(out.rows.data()),
-                                   unguarded(out.dirs.data()), unguarded(out.coupling.data()), unguarded(out.impulse.data()), unguarded(&count));
+            checked_friction_build(instance_, &contact, nullptr, 1, step, unguarded(s.empty() ? nullptr : s.data()),
+                                   unguarded(out.rows.data()), unguarded(out.dirs.data()),
+                                   unguarded(out.coupling.data()), unguarded(out.impulse.data()), unguarded(&count));
         EXPECT_TRUE(r.ok()) << r.message;
         out.count = r.ok() ? count : 0;
         return out;

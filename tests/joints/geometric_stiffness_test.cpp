@@ -27,7 +27,8 @@ Matrix12 stiffness(const Joint& joint, const Frame& f1, const Frame& f2, const s
     step.struct_size = sizeof(step);
     step.timestep = 0.01;
     Matrix12 k{};
-    const CallResult r = checked_joint_geometric_stiffness(joint.instance(), batch, step, forces.data(), unguarded(k.data()));
+    const CallResult r =
+        checked_joint_geometric_stiffness(joint.instance(), batch, step, forces.data(), unguarded(k.data()));
     EXPECT_TRUE(r.ok()) << r.message;
     return k;
 }

@@ -177,7 +177,8 @@ public:
         out.rows.assign(max_rows(), pivot_row{});
         out.jac.assign(static_cast<size_t>(max_rows()) * kWidth, 0.0);
         uint32_t count = 0;
-        const CallResult r = checked_joint_rows(instance_, batch, step, unguarded(out.rows.data()), unguarded(out.jac.data()), unguarded(&count));
+        const CallResult r = checked_joint_rows(instance_, batch, step, unguarded(out.rows.data()),
+                                                unguarded(out.jac.data()), unguarded(&count));
         EXPECT_TRUE(r.ok()) << r.message;
         out.count = r.ok() ? count : 0;
         return out;

@@ -189,7 +189,8 @@ TEST(JointBatch, SeveralJointsInOneCallMatchSeparateCalls) {
     std::vector<pivot_row> rows(3 * max);
     std::vector<double> jac(3 * max * kWidth);
     uint32_t counts[3] = {};
-    const CallResult r = checked_joint_rows(single.instance(), batch, step, unguarded(rows.data()), unguarded(jac.data()), unguarded(counts));
+    const CallResult r = checked_joint_rows(single.instance(), batch, step, unguarded(rows.data()),
+                                            unguarded(jac.data()), unguarded(counts));
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(counts[0], 5u);
     EXPECT_EQ(counts[1], 6u);  // upper limit
@@ -213,7 +214,9 @@ TEST(JointBatch, SeveralJointsInOneCallMatchSeparateCalls) {
     // Too few per-joint parameters is an error, not a read past the array.
     pivot_joint_batch short_batch = batch;
     short_batch.item_param_stride = 1;
-    EXPECT_FALSE(checked_joint_rows(single.instance(), short_batch, step, unguarded(rows.data()), unguarded(jac.data()), unguarded(counts)).ok());
+    EXPECT_FALSE(checked_joint_rows(single.instance(), short_batch, step, unguarded(rows.data()), unguarded(jac.data()),
+                                    unguarded(counts))
+                     .ok());
 }
 
 TEST(DistanceJoint, ViolationIsDistanceMinusLengthAlongTheAnchorLine) {

@@ -72,7 +72,9 @@ TEST_F(EndToEnd, ElementPointMass) {
     std::array<double, 7> pose{};
     std::array<double, 6> twist{};
     std::array<double, 18> jac{};
-    ASSERT_TRUE(checked_material_frames(element, batch, &point, 1, unguarded(pose.data()), unguarded(twist.data()), unguarded(jac.data())).ok());
+    ASSERT_TRUE(checked_material_frames(element, batch, &point, 1, unguarded(pose.data()), unguarded(twist.data()),
+                                        unguarded(jac.data()))
+                    .ok());
     EXPECT_DOUBLE_EQ(pose[0], 1.1);
     EXPECT_DOUBLE_EQ(pose[3], 1.0);
     for (int r = 0; r < 6; ++r) {
@@ -104,7 +106,9 @@ TEST_F(EndToEnd, JointBallRowsAndTheirJacobianByFiniteDifferences) {
     std::array<double, 36> jac{};
     std::array<uint32_t, 1> counts{};
     const pivot_step_info s = step(0.01);
-    ASSERT_TRUE(checked_joint_rows(joint, batch, s, unguarded(rows.data()), unguarded(jac.data()), unguarded(counts.data())).ok());
+    ASSERT_TRUE(
+        checked_joint_rows(joint, batch, s, unguarded(rows.data()), unguarded(jac.data()), unguarded(counts.data()))
+            .ok());
     ASSERT_EQ(counts[0], 3u);
     EXPECT_NEAR(rows[0].violation, 0.01, 1e-15);
     EXPECT_NEAR(rows[1].violation, -0.02, 1e-15);
@@ -124,8 +128,9 @@ TEST_F(EndToEnd, JointBallRowsAndTheirJacobianByFiniteDifferences) {
             pivot_joint_batch b = batch;
             b.frame2_poses = g.data();
             std::array<double, 36> unused{};
-            ASSERT_TRUE(checked_joint_rows(joint, b, s, unguarded((sign > 0 ? plus : minus).data()), unguarded(unused.data()),
-                                           unguarded(counts.data())).ok());
+            ASSERT_TRUE(checked_joint_rows(joint, b, s, unguarded((sign > 0 ? plus : minus).data()),
+                                           unguarded(unused.data()), unguarded(counts.data()))
+                            .ok());
         }
         for (int r = 0; r < 3; ++r) {
             const double fd = (plus[r].violation - minus[r].violation) / (2 * eps);
@@ -164,8 +169,11 @@ TEST_F(EndToEnd, FrictionBoxRowsBoundsAndState) {
     std::array<uint32_t, 2> counts{};
     const pivot_step_info s = step(0.01);
     for (int call = 1; call <= 2; ++call) {
-        ASSERT_TRUE(checked_friction_build(box, contacts.data(), nullptr, 2, s, unguarded(state.data()), unguarded(rows.data()), unguarded(directions.data()),
-                                           unguarded(coupling.data()), unguarded(impulses.data()), unguarded(counts.data())).ok());
+        ASSERT_TRUE(checked_friction_build(box, contacts.data(), nullptr, 2, s, unguarded(state.data()),
+                                           unguarded(rows.data()), unguarded(directions.data()),
+                                           unguarded(coupling.data()), unguarded(impulses.data()),
+                                           unguarded(counts.data()))
+                        .ok());
         EXPECT_EQ(state[0], call);  // the state is kept by the host between calls
     }
     ASSERT_EQ(counts[1], 3u);
@@ -265,7 +273,8 @@ TEST_F(EndToEnd, JointReturningNaNIsCaughtAtTheCall) {
     std::array<pivot_row, 1> rows{};
     std::array<double, 12> jac{};
     std::array<uint32_t, 1> counts{};
-    CallResult r = checked_joint_rows(joint, batch, step(0.01), unguarded(rows.data()), unguarded(jac.data()), unguarded(counts.data()));
+    CallResult r = checked_joint_rows(joint, batch, step(0.01), unguarded(rows.data()), unguarded(jac.data()),
+                                      unguarded(counts.data()));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("rows: joint 0 row 0: violation = nan"), std::string::npos) << r.message;
 }
@@ -278,8 +287,9 @@ TEST_F(EndToEnd, FrictionWithInvertedBoundsIsCaughtAtTheCall) {
     std::array<double, 4> coupling{};
     std::array<double, 6> impulses{};
     std::array<uint32_t, 1> counts{};
-    CallResult r = checked_friction_build(friction, &c, nullptr, 1, step(0.01), unguarded<double>(nullptr), unguarded(rows.data()), unguarded(directions.data()),
-                                          unguarded(coupling.data()), unguarded(impulses.data()), unguarded(counts.data()));
+    CallResult r = checked_friction_build(
+        friction, &c, nullptr, 1, step(0.01), unguarded<double>(nullptr), unguarded(rows.data()),
+        unguarded(directions.data()), unguarded(coupling.data()), unguarded(impulses.data()), unguarded(counts.data()));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message.find("contact 0 row 1: lower bound 1 is above upper bound -1"), std::string::npos)
         << r.message;

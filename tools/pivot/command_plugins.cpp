@@ -172,7 +172,8 @@ int probe(const std::string& file, bool json, double timeout) {
             if (got == 1 && WIFEXITED(status)) return WEXITSTATUS(status);
             if (WIFSIGNALED(status)) {
                 const int sig = WTERMSIG(status);
-                report_load_failure(file, json, fmt::format("crashed while being loaded (signal {}, {})", sig, strsignal(sig)));
+                report_load_failure(file, json,
+                                    fmt::format("crashed while being loaded (signal {}, {})", sig, strsignal(sig)));
             } else {
                 report_load_failure(file, json,
                                     fmt::format("crashed while being loaded (the process ended with status {} "
