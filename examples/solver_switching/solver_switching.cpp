@@ -5,7 +5,7 @@
 // the top box's height around each switch and exits non-zero if any box
 // moved by more than 1e-6 m at a switch or a solver failed. (Lemke is not
 // one of them: on a stack with friction its pivoting can take seconds in a
-// step, which the engine's step guard cuts at 0.25 s.)
+// step, which the engine's step guard cuts at 1 s.)
 #include <array>
 #include <cmath>
 #include <cstdio>

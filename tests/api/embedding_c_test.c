@@ -486,7 +486,7 @@ static void step_budget_is_honoured(pivot_engine* engine) {
 }
 
 /* C API 0.6: hostile input. The step guard step_time_limit (0: the
-   default 0.25 s; < 0: off; NaN refused) cuts the solves like a budget;
+   default 1 s; < 0: off; NaN refused) cuts the solves like a budget;
    limits where physics has none are refused with the field named; a NaN
    distance-joint length is refused (it used to mean the initial distance);
    JSON nested deeper than 64 levels is refused before it is parsed. */

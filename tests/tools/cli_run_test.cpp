@@ -284,7 +284,7 @@ TEST(CliRun, APluginWritingPastItsOutputStopsTheRunCleanly) {
 // example pyramid (21 boxes of 10 kg): each either is refused at load,
 // naming the file and the JSON pointer, or runs its 50 steps to the end
 // with exit 0 and a finite energy; none hangs (the step guard,
-// settings.step_time_limit, cuts a step's solves at 0.25 s; how long each
+// settings.step_time_limit, cuts a step's solves at 1 s; how long each
 // takes is in docs/benchmarks.md, not asserted here). Before: h = 1e9 spent
 // minutes in Dantzig's friction rounds, a 1e-12 kg box 2 s per step,
 // gravity 1.2e29 14 s for 20 steps.

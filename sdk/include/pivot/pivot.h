@@ -60,7 +60,7 @@
  * pivot_world_settings gains large_island_rows and large_island_sweeps,
  * pivot_world_statistics large_islands.
  * 0.6 (2026-11): hostile input: pivot_world_settings gains step_time_limit
- * (a default 0.25 s guard on every step); worlds refuse time steps above
+ * (a default 1 s guard on every step); worlds refuse time steps above
  * 1 s, gravity above 1e4 m/s^2, shape sizes outside 1e-6..1e5 m, and
  * masses and inertias outside the limits of docs/scene-format.md "Limits".
  */
@@ -176,7 +176,7 @@ typedef struct pivot_world_settings {
                                      solves are cut after this much wall time
                                      whatever step_budget says (counted in
                                      budget_limited), so no input can hold a
-                                     step for seconds. 0: default 0.25;
+                                     step for seconds. 0: default 1;
                                      < 0: off                               */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
