@@ -4,9 +4,12 @@
 # so it is cheap to run before every build.
 set -eu
 
+# clang and libclang-rt-14-dev: libFuzzer for the fuzz tests (docs/fuzzing.md);
+# without them those tests only replay their seeds.
 PACKAGES="g++ cmake make pkg-config \
   libeigen3-dev libsuitesparse-dev libboost-dev libfmt-dev libspdlog-dev \
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev"
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do
