@@ -618,7 +618,9 @@ CableId World::add_cable(const CableDescription& cable) {
             throw Error(fmt::format("{}: {}: must be a positive number of {}, got {}", where, field, unit, value));
         }
     };
-    positive(cable.radius, "radius", "m");
+    check_shape_size(cable.radius, where, "radius");  // its contact radius, a shape's size
+    check_position(cable.start, where, "start");
+    check_position(cable.end, where, "end");
     positive(cable.density, "density", "kg/m^3");
     positive(cable.youngs_modulus, "youngs_modulus", "Pa");
     if (!(cable.damping >= 0.0) || !std::isfinite(cable.damping)) {

@@ -395,6 +395,9 @@ public:
     const WorldState& state() const { return state_; }
 
 private:
+    // restore_state without its rollback: may leave the world half restored
+    // when it throws (restore_state undoes that).
+    void read_state(const uint8_t* data, size_t size);
     ElementGroup& rigid_group();
     uint32_t joint_group(const PluginRecord& plugin);
     // Adds a joint of `plugin` between two attachments (item params packed).

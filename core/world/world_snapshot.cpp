@@ -123,7 +123,28 @@ std::vector<uint8_t> World::save_state() const {
     return out;
 }
 
+// A refused buffer changes nothing: the plugins' states are loaded before
+// everything is checked (each plugin checks its own bytes), and a world
+// saved before its first step builds its friction instances here, so a
+// failure rolls back to a snapshot taken first (and to no friction
+// instances when there were none).
 void World::restore_state(const uint8_t* data, size_t size) {
+    const bool pairs_built = !model_.material_pairs.empty();
+    const std::vector<uint8_t> rollback = save_state();
+    try {
+        read_state(data, size);
+    } catch (...) {
+        if (!pairs_built) {
+            model_.material_pairs.clear();
+            model_.friction_instances.clear();
+            scratch_.reset();
+        }
+        read_state(rollback.data(), rollback.size());  // this world's own state: accepted
+        throw;
+    }
+}
+
+void World::read_state(const uint8_t* data, size_t size) {
     if (data == nullptr && size > 0) throw Error("state buffer: null data");
     Reader r(data, size);
     for (char c : kMagic) {
@@ -159,7 +180,8 @@ void World::restore_state(const uint8_t* data, size_t size) {
     std::vector<std::vector<unsigned char>> friction_states(r.count("friction instances", sizeof(uint64_t)));
     for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
-    if (!friction_states.empty() && model_.material_pairs.empty() && !model_.shapes.empty()) rebuild_material_pairs();
+    const bool touches = !model_.shapes.empty() || !model_.contact_samples.empty();
+    if (!friction_states.empty() && model_.material_pairs.empty() && touches) rebuild_material_pairs();
     if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
         throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
                                 friction_states.size(), model_.friction_instances.size()));

@@ -437,6 +437,28 @@ WorldShape shape_of(const World& w) {
             w.state().v.size(), w.model().element_groups.size(), w.state().q};
 }
 
+// Two cables and no shape: their contact samples touch, so the step needs
+// the material pairs, which used to be built only when there were shapes
+// (the contact stage indexed an empty table; found by fuzz_scene_json).
+TEST(CableEngine, TwoTouchingCablesWithoutShapesCollide) {
+    World world(registry(), WorldSettings{});
+    CableDescription a;
+    a.name = "a";
+    a.start = {0, 0, 1};
+    a.end = {2, 0, 1};
+    a.elements = 2;
+    a.radius = 0.01;
+    world.add_cable(a);
+    CableDescription b = a;
+    b.name = "b";
+    b.start = {0, 0.015, 1};
+    b.end = {2, 0.015, 1};
+    world.add_cable(b);
+    for (int k = 0; k < 3; ++k) world.step();
+    EXPECT_FALSE(world.contacts().empty()) << "the cables overlap by 5 mm";
+    EXPECT_EQ(world.statistics().solver_failures, 0u);
+}
+
 TEST(CableEngine, BadCableInputThrowsNamingCableAndFieldAndChangesNothing) {
     World world(registry(), WorldSettings{});
     BodyDescription body;
@@ -461,6 +483,8 @@ TEST(CableEngine, BadCableInputThrowsNamingCableAndFieldAndChangesNothing) {
         {"zero radius", [](CableDescription& c) { c.radius = 0.0; }, "radius"},
         {"negative radius", [](CableDescription& c) { c.radius = -0.01; }, "radius"},
         {"NaN radius", [](CableDescription& c) { c.radius = std::nan(""); }, "radius"},
+        {"radius of 500 km", [](CableDescription& c) { c.radius = 5e5; }, "radius: must be between"},
+        {"start 1e308 m away", [](CableDescription& c) { c.start[0] = 1e308; }, "start: coordinates must be"},
         {"start == end", [](CableDescription& c) { c.end = c.start; }, "end"},
         {"non-finite start", [](CableDescription& c) { c.start[1] = HUGE_VAL; }, "start"},
         {"zero density", [](CableDescription& c) { c.density = 0.0; }, "density"},

@@ -114,6 +114,39 @@ TEST(Snapshot, ForeignOrDamagedBuffersAreRefusedAndChangeNothing) {
     EXPECT_EQ(coordinates(world), before);
 }
 
+// A refused buffer changes nothing, also when reading it had to build the
+// world's friction instances (a world saved before its first step has
+// none): a buffer of the same world after 10 steps, with one friction
+// instance too many, is refused after the instances were built; the world
+// is rolled back to exactly what it saves (found by fuzz_save_state).
+TEST(Snapshot, ARefusedBufferLeavesAnUnsteppedWorldAsItWas) {
+    World stepped(registry(), WorldSettings{});
+    build_scene(stepped);
+    for (int k = 0; k < 10; ++k) stepped.step();
+    std::vector<uint8_t> forged = stepped.save_state();
+    const size_t instances = stepped.model().friction_instances.size();
+    ASSERT_GT(instances, 0u);
+    const size_t at = forged.size() - 8 * (instances + 1);
+    const uint64_t one_more = instances + 1;
+    std::memcpy(forged.data() + at, &one_more, sizeof one_more);
+    forged.insert(forged.end(), 8, 0);  // the extra instance's empty state
+
+    World fresh(registry(), WorldSettings{});
+    build_scene(fresh);
+    const std::vector<uint8_t> before = fresh.save_state();
+    EXPECT_TRUE(fresh.model().friction_instances.empty());
+    try {
+        fresh.restore_state(forged.data(), forged.size());
+        ADD_FAILURE() << "accepted a buffer with one friction instance too many";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("friction instances, this world has"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(fresh.save_state(), before);
+    EXPECT_TRUE(fresh.model().friction_instances.empty());
+    fresh.step();  // and it steps as a fresh world
+    EXPECT_EQ(fresh.time(), WorldSettings{}.timestep);
+}
+
 // A count in the buffer is checked against the bytes left before anything
 // is sized by it: a forged count of friction instances (the buffer's last
 // section: the count, then each instance's state as length + bytes) is
