@@ -87,7 +87,7 @@ std::vector<double> pack_params(const PluginRecord& plugin, ParamScope scope,
             (void)value;
             if (std::find(ignored_keys.begin(), ignored_keys.end(), key) != ignored_keys.end()) continue;
             auto it = std::find_if(plugin.params.begin(), plugin.params.end(),
-                                   [&](const ParamSpec& p) { return p.name == key; });
+                                   [&key = key](const ParamSpec& p) { return p.name == key; });
             if (it == plugin.params.end() || it->per_item() != per_item) {
                 std::vector<std::string> names;
                 for (const auto& p : plugin.params) {
