@@ -280,14 +280,18 @@ bool LcpSolverChain::attempt(Stage& stage, const LcpProblem& problem, const std:
     if (problem.has_blocks()) r.residual = lcp_block_residual(given->view(), x_try_.data(), w_.data(), scratch_.data());
     report.residual = r.residual;
     remember_if_best(r.residual);
-    if (r.residual > acceptance_ && r.residual > lcp_rounding_floor(given->view(), w_.data())) {
+    const double accepted = r.residual > acceptance_ ? accepted_residual(given->view(), w_.data()) : acceptance_;
+    if (r.residual > accepted) {
         report.failures.push_back(fmt::format("solver '{}' stopped ({}) at natural-map residual {:.3g}, above the "
                                               "accepted {:.3g}",
-                                              stage.id, status_text(solver_report.status), r.residual,
-                                              std::max(acceptance_, lcp_rounding_floor(given->view(), w_.data()))));
+                                              stage.id, status_text(solver_report.status), r.residual, accepted));
         return false;
     }
     return true;
+}
+
+double LcpSolverChain::accepted_residual(const pivot_lcp_problem& problem, const double* w) const {
+    return std::max(acceptance_, lcp_rounding_floor(problem, w));
 }
 
 void LcpSolverChain::note_refusal(Stage& stage, const CallResult& r) {
@@ -359,7 +363,7 @@ bool LcpSolverChain::solve_with_frozen_friction(Stage& stage, const LcpProblem& 
         // The real residual, with the friction index.
         lcp_multiply(real, x_try_.data(), w_.data());
         report.residual = lcp_block_residual(real, x_try_.data(), w_.data(), scratch_.data());
-        if (report.residual <= acceptance_ || report.residual <= lcp_rounding_floor(real, w_.data())) return true;
+        if (report.residual <= acceptance_ || report.residual <= accepted_residual(real, w_.data())) return true;
         remember_if_best(report.residual);
     }
     report.failures.push_back(fmt::format("solver '{}' with the host's friction-bound iteration: {} rounds left the "

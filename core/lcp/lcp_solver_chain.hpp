@@ -127,6 +127,10 @@ private:
     // error logged: a defect is not retried silently every step.
     static constexpr uint32_t kBrokenAnswersToDisable = 3;
     void note_refusal(Stage& stage, const CallResult& r);
+    // The largest residual accepted at w = A x + b: the absolute threshold,
+    // or rounding at the problem's scale when that is larger
+    // (lcp_rounding_floor; O(n), so asked only when the threshold is passed).
+    double accepted_residual(const pivot_lcp_problem& problem, const double* w) const;
     // Sizes every solver's workspace for `problem` (reserve() of the ABI), so
     // that solving, and a fallback taking over, allocates nothing later.
     void reserve_for(const LcpProblem& problem);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
@@ -37,11 +38,15 @@ const char* status_name(pivot_status s) {
 // OK and WARNING mean the outputs may be used.
 bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
 
+// ERROR, DISCARD and FATAL are failures a plugin declares (the ABI's way
+// to fail); any other unusable status breaks the contract.
+bool declared_failure(pivot_status s) { return s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL; }
+
 CallResult status_failure(const PluginInstance& inst, const char* function, pivot_status s) {
     CallResult r = failure(inst, function, usable(s) ? PIVOT_ERROR : s,
                            "returned {} ({}); its outputs are not used (see the plugin's log messages)",
                            status_name(s), static_cast<int>(s));
-    r.broken = !(s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL);  // a declared failure
+    r.broken = !declared_failure(s);
     return r;
 }
 
@@ -72,16 +77,19 @@ bool check_finite(CallResult& r, const PluginInstance& inst, const char* functio
     return false;
 }
 
-// The guard after output `name` (count values) still holds its pattern.
-bool check_guard(CallResult& r, const PluginInstance& inst, const char* function, const char* name,
-                 const OutputGuard& guard, size_t count) {
-    const long written = guard.first_written();
-    if (written < 0) return true;
-    r = failure(inst, function, PIVOT_ERROR,
-                "wrote past the end of its output '{}' ({} values): byte {} after it was changed (the host's guard "
-                "zone caught it and put the bytes back)",
-                name, count, written);
-    return false;
+// Every guard after the call's outputs still holds its pattern.
+bool check_guards(CallResult& r, const PluginInstance& inst, const char* function,
+                  std::initializer_list<const OutputGuard*> guards) {
+    for (const OutputGuard* guard : guards) {
+        const long written = guard->first_written();
+        if (written < 0) continue;
+        r = failure(inst, function, PIVOT_ERROR,
+                    "wrote past the end of its output '{}' ({} values): byte {} after it was changed (the host's "
+                    "guard zone caught it and put the bytes back)",
+                    guard->name(), guard->count(), written);
+        return false;
+    }
+    return true;
 }
 
 // Checks rows [0, count) of one item against the row contract.
@@ -170,19 +178,17 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
     report.struct_size = sizeof(report);
     double* x = x_out.data();
     double* w = w_out.data();
-    const OutputGuard x_guard(x_out, problem.n), w_guard(w_out, problem.n);
+    const OutputGuard x_guard("x", x_out, problem.n), w_guard("w", w_out, problem.n);
     const pivot_status s = inst.plugin().solver.solve(inst.handle(), &problem, &options, x, w, &report);
     report.message[PIVOT_MESSAGE_CAPACITY - 1] = '\0';
 
     SolveResult r;
     r.status = s;
-    if (!check_guard(r, inst, fn, "x", x_guard, problem.n) || !check_guard(r, inst, fn, "w", w_guard, problem.n)) {
-        return r;
-    }
+    if (!check_guards(r, inst, fn, {&x_guard, &w_guard})) return r;
     if (!usable(s)) {
         static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),
                                              report.status, report.message[0] ? report.message : "(no message)");
-        r.broken = !(s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL);  // a declared failure
+        r.broken = !declared_failure(s);
         return r;
     }
     if (report.status > PIVOT_SOLVE_UNSUPPORTED) {
@@ -224,10 +230,10 @@ CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_b
     const uint32_t nv = element_nv(inst.plugin());
     const size_t block = static_cast<size_t>(nv) * nv;
     double* mass = mass_out.data();
-    const OutputGuard guard(mass_out, block * batch.count);
+    const OutputGuard guard("mass", mass_out, block * batch.count);
     const pivot_status s = inst.plugin().element.mass_matrix(inst.handle(), &batch, mass);
     CallResult r;
-    if (!check_guard(r, inst, fn, "mass", guard, block * batch.count)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "mass", mass, block * batch.count)) return r;
     check_symmetric_blocks(r, inst, fn, "the mass matrix", mass, nv, batch.count, true);
@@ -239,10 +245,10 @@ CallResult checked_generalized_forces(const PluginInstance& inst, const pivot_el
     const char* fn = "generalized_forces";
     const size_t count = static_cast<size_t>(element_nv(inst.plugin())) * batch.count;
     double* forces = forces_out.data();
-    const OutputGuard guard(forces_out, count);
+    const OutputGuard guard("forces", forces_out, count);
     const pivot_status s = inst.plugin().element.generalized_forces(inst.handle(), &batch, &step, forces);
     CallResult r;
-    if (!check_guard(r, inst, fn, "forces", guard, count)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "forces", forces, count);
     return r;
@@ -262,15 +268,12 @@ CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element
     }
     const size_t nv = element_nv(inst.plugin());
     const size_t row_slots = static_cast<size_t>(batch.count) * max_rows;
-    const OutputGuard rows_guard(rows_out, row_slots), jacobians_guard(jacobians_out, row_slots * nv),
-        counts_guard(counts_out, batch.count);
+    const OutputGuard rows_guard("rows", rows_out, row_slots),
+        jacobians_guard("jacobians", jacobians_out, row_slots * nv),
+        counts_guard("row_counts", counts_out, batch.count);
     const pivot_status s = f.internal_rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
     CallResult r;
-    if (!check_guard(r, inst, fn, "rows", rows_guard, row_slots) ||
-        !check_guard(r, inst, fn, "jacobians", jacobians_guard, row_slots * nv) ||
-        !check_guard(r, inst, fn, "row_counts", counts_guard, batch.count)) {
-        return r;
-    }
+    if (!check_guards(r, inst, fn, {&rows_guard, &jacobians_guard, &counts_guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t e = 0; e < batch.count; ++e) {
         if (!check_count(r, inst, fn, "element", e, row_counts[e], max_rows)) return r;
@@ -288,10 +291,10 @@ CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, co
     const char* fn = "integrate";
     const size_t count = static_cast<size_t>(node_count) * inst.plugin().element.coords_per_node;
     double* q_out = q_guarded.data();
-    const OutputGuard guard(q_guarded, count);
+    const OutputGuard guard("q_out", q_guarded, count);
     const pivot_status s = inst.plugin().element.integrate(inst.handle(), node_count, q, v, timestep, q_out);
     CallResult r;
-    if (!check_guard(r, inst, fn, "q_out", guard, count)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "q_out", q_out, count);
     return r;
@@ -302,10 +305,10 @@ CallResult checked_node_coordinates(const PluginInstance& inst, const double pos
     const auto& f = inst.plugin().element;
     if (f.node_coordinates == nullptr) return failure(inst, fn, PIVOT_ERROR, "is absent (needed to build a chain)");
     double* q_node = q_out.data();
-    const OutputGuard guard(q_out, f.coords_per_node);
+    const OutputGuard guard("q_node", q_out, f.coords_per_node);
     const pivot_status s = f.node_coordinates(inst.handle(), pose, q_node);
     CallResult r;
-    if (!check_guard(r, inst, fn, "q_node", guard, f.coords_per_node)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "q_node", q_node, f.coords_per_node);
     return r;
@@ -321,10 +324,10 @@ CallResult checked_internal_stiffness(const PluginInstance& inst, const pivot_el
         std::fill(stiffness, stiffness + nv * nv * batch.count, 0.0);
         return {};
     }
-    const OutputGuard guard(stiffness_out, nv * nv * batch.count);
+    const OutputGuard guard("stiffness", stiffness_out, nv * nv * batch.count);
     const pivot_status s = f.internal_stiffness(inst.handle(), &batch, &step, stiffness);
     CallResult r;
-    if (!check_guard(r, inst, fn, "stiffness", guard, nv * nv * batch.count)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "stiffness", stiffness, nv * nv * batch.count)) return r;
     check_symmetric_blocks(r, inst, fn, "K", stiffness, static_cast<uint32_t>(nv), batch.count, false);
@@ -340,16 +343,13 @@ CallResult checked_material_frames(const PluginInstance& inst, const pivot_eleme
     double* twists = twists_out.data();
     double* jacobians = jacobians_out.data();
     const size_t jacobian_count = static_cast<size_t>(6) * element_nv(inst.plugin()) * point_count;
-    const OutputGuard poses_guard(poses_out, 7u * point_count), twists_guard(twists_out, 6u * point_count),
-        jacobians_guard(jacobians_out, jacobian_count);
+    const OutputGuard poses_guard("poses", poses_out, 7u * point_count),
+        twists_guard("twists", twists_out, 6u * point_count),
+        jacobians_guard("jacobians", jacobians_out, jacobian_count);
     const pivot_status s =
         inst.plugin().element.material_frames(inst.handle(), &batch, points, point_count, poses, twists, jacobians);
     CallResult r;
-    if (!check_guard(r, inst, fn, "poses", poses_guard, 7u * point_count) ||
-        !check_guard(r, inst, fn, "twists", twists_guard, 6u * point_count) ||
-        !check_guard(r, inst, fn, "jacobians", jacobians_guard, jacobian_count)) {
-        return r;
-    }
+    if (!check_guards(r, inst, fn, {&poses_guard, &twists_guard, &jacobians_guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "poses", poses, 7u * point_count)) return r;
     if (!check_finite(r, inst, fn, "twists", twists, 6u * point_count)) return r;
@@ -373,11 +373,11 @@ CallResult checked_energy(const PluginInstance& inst, const pivot_element_batch&
     const char* fn = "energy";
     double* energies = energies_out.data();
     energies[0] = energies[1] = energies[2] = 0.0;
-    const OutputGuard guard(energies_out, 3);
+    const OutputGuard guard("energies", energies_out, 3);
     const pivot_status s =
         inst.plugin().element.energy(inst.handle(), &batch, &step, &energies[0], &energies[1], &energies[2]);
     CallResult r;
-    if (!check_guard(r, inst, fn, "energies", guard, 3)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     if (!check_finite(r, inst, fn, "energy", energies, 3)) return r;
     if (energies[0] < 0.0 || energies[2] < 0.0) {
@@ -396,15 +396,12 @@ CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batc
     double* jacobians = jacobians_out.data();
     uint32_t* row_counts = counts_out.data();
     const size_t row_slots = static_cast<size_t>(batch.count) * max_rows;
-    const OutputGuard rows_guard(rows_out, row_slots),
-        jacobians_guard(jacobians_out, row_slots * PIVOT_JOINT_JACOBIAN_WIDTH), counts_guard(counts_out, batch.count);
+    const OutputGuard rows_guard("rows", rows_out, row_slots),
+        jacobians_guard("jacobians", jacobians_out, row_slots * PIVOT_JOINT_JACOBIAN_WIDTH),
+        counts_guard("row_counts", counts_out, batch.count);
     const pivot_status s = inst.plugin().joint.rows(inst.handle(), &batch, &step, rows, jacobians, row_counts);
     CallResult r;
-    if (!check_guard(r, inst, fn, "rows", rows_guard, row_slots) ||
-        !check_guard(r, inst, fn, "jacobians", jacobians_guard, row_slots * PIVOT_JOINT_JACOBIAN_WIDTH) ||
-        !check_guard(r, inst, fn, "row_counts", counts_guard, batch.count)) {
-        return r;
-    }
+    if (!check_guards(r, inst, fn, {&rows_guard, &jacobians_guard, &counts_guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t j = 0; j < batch.count; ++j) {
         if (!check_count(r, inst, fn, "joint", j, row_counts[j], max_rows)) return r;
@@ -429,10 +426,10 @@ CallResult checked_joint_geometric_stiffness(const PluginInstance& inst, const p
         std::fill(stiffness, stiffness + size, 0.0);
         return {};
     }
-    const OutputGuard guard(stiffness_out, size);
+    const OutputGuard guard("stiffness", stiffness_out, size);
     const pivot_status s = f.geometric_stiffness(inst.handle(), &batch, &step, forces, stiffness);
     CallResult r;
-    if (!check_guard(r, inst, fn, "stiffness", guard, size)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "stiffness", stiffness, size);
     return r;
@@ -449,10 +446,10 @@ CallResult checked_frame_stiffness(const PluginInstance& inst, const pivot_eleme
         std::fill(stiffness, stiffness + size, 0.0);
         return {};
     }
-    const OutputGuard guard(stiffness_out, size);
+    const OutputGuard guard("stiffness", stiffness_out, size);
     const pivot_status s = f.frame_stiffness(inst.handle(), &batch, points, point_count, wrenches, stiffness);
     CallResult r;
-    if (!check_guard(r, inst, fn, "stiffness", guard, size)) return r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     check_finite(r, inst, fn, "stiffness", stiffness, size);
     return r;
@@ -474,24 +471,19 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
     double* coupling = coupling_out.data();
     double* impulses = impulses_out.data();
     uint32_t* row_counts = counts_out.data();
-    const OutputGuard state_guard(state_out, states), rows_guard(rows_out, count * m),
-        directions_guard(directions_out, count * m * PIVOT_FRICTION_DIRECTION_WIDTH),
-        coupling_guard(coupling_out, count * m * m), impulses_guard(impulses_out, 6u * count),
-        counts_guard(counts_out, count);
+    const OutputGuard state_guard("state", state_out, states), rows_guard("rows", rows_out, count * m),
+        directions_guard("directions", directions_out, count * m * PIVOT_FRICTION_DIRECTION_WIDTH),
+        coupling_guard("coupling", coupling_out, count * m * m), impulses_guard("impulses", impulses_out, 6u * count),
+        counts_guard("row_counts", counts_out, count);
     const pivot_status s =
         f.build_with_bodies != nullptr
             ? f.build_with_bodies(inst.handle(), contacts, bodies, count, &step, state, rows, directions, coupling,
                                   impulses, row_counts)
             : f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
     CallResult r;
-    if (!check_guard(r, inst, fn, "state", state_guard, states) ||
-        !check_guard(r, inst, fn, "rows", rows_guard, count * m) ||
-        !check_guard(r, inst, fn, "directions", directions_guard, count * m * PIVOT_FRICTION_DIRECTION_WIDTH) ||
-        !check_guard(r, inst, fn, "coupling", coupling_guard, count * m * m) ||
-        !check_guard(r, inst, fn, "impulses", impulses_guard, 6u * count) ||
-        !check_guard(r, inst, fn, "row_counts", counts_guard, count)) {
-        return r;
-    }
+    const std::initializer_list<const OutputGuard*> guards = {&state_guard,    &rows_guard,     &directions_guard,
+                                                              &coupling_guard, &impulses_guard, &counts_guard};
+    if (!check_guards(r, inst, fn, guards)) return r;
     if (!usable(s)) return status_failure(inst, fn, s);
     for (uint32_t c = 0; c < count; ++c) {
         if (!check_count(r, inst, fn, "contact", c, row_counts[c], f.max_rows_per_contact)) return r;

@@ -95,14 +95,17 @@ Guarded<T> unguarded(T* data) {
     return Guarded<T>(data, false);
 }
 
-// During a call: the guard after an output's extent [data, data + count).
-// Saves the bytes there, fills them with a pattern; intact() says whether the
-// plugin left them alone; the destructor puts the saved bytes back.
+// During a call: the guard after output `name`'s extent [data, data +
+// count). Saves the bytes there, fills them with a pattern; first_written()
+// says whether the plugin left them alone; the destructor puts the saved
+// bytes back. The name and count are for the caller's message.
 class OutputGuard {
 public:
     template <class T>
-    OutputGuard(Guarded<T> out, size_t count)
-        : at_(out.has_guard() && out.data() != nullptr ? reinterpret_cast<unsigned char*>(out.data() + count)
+    OutputGuard(const char* name, Guarded<T> out, size_t count)
+        : name_(name),
+          count_(count),
+          at_(out.has_guard() && out.data() != nullptr ? reinterpret_cast<unsigned char*>(out.data() + count)
                                                        : nullptr) {
         if (at_ == nullptr) return;
         std::memcpy(saved_, at_, kOutputGuardBytes);
@@ -113,6 +116,9 @@ public:
     ~OutputGuard() {
         if (at_ != nullptr) std::memcpy(at_, saved_, kOutputGuardBytes);
     }
+
+    const char* name() const { return name_; }
+    size_t count() const { return count_; }
 
     // The first byte the plugin wrote past the extent, or -1.
     long first_written() const {
@@ -133,6 +139,8 @@ private:
         }();
         return block;
     }
+    const char* name_;
+    size_t count_;
     unsigned char* at_;
     unsigned char saved_[kOutputGuardBytes];
 };
