@@ -277,7 +277,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     const auto& contacts = s.collision.contacts().contacts;
     const auto materials = static_cast<uint32_t>(model.materials.size());
 
-    // Contact points and the material points on the moving bodies.
+    // Contact points and the material points on the moving bodies, as far
+    // as max_contact_row_values allows (their rows' Jacobians and
+    // responses at their friction model's most rows, and their points'
+    // Jacobians): from the first contact that would pass it on, the
+    // contacts are dropped for this step.
+    size_t row_values = 0;
     for (uint32_t ci = 0; ci < contacts.size(); ++ci) {
         const collision::Contact& c = contacts[ci];
         StepScratch::ContactPoint p{};
@@ -291,6 +296,21 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         }
         if (p.element[0] < 0 && p.element[1] < 0) continue;
         p.pair = a.material * materials + b.material;
+        const uint32_t most_rows = std::min(
+            model.friction_instances[model.material_pairs[p.pair].friction].plugin().friction.max_rows_per_contact,
+            kRows);
+        size_t values = 0;
+        for (int side = 0; side < 2; ++side) {
+            if (p.element[side] < 0) continue;
+            const auto e = static_cast<uint32_t>(p.element[side]);
+            values += most_rows * (size_t{model.element_nv[e]} + model.blocks[model.element_block[e]].nv) +
+                      6 * size_t{model.element_nv[e]};
+        }
+        if (s.statistics.contacts_dropped > 0 || row_values + values > model.settings.max_contact_row_values) {
+            ++s.statistics.contacts_dropped;  // and every contact after it: the kept ones are a prefix
+            continue;
+        }
+        row_values += values;
         const auto index = static_cast<uint32_t>(s.contact_points.size());
         for (int side = 0; side < 2; ++side) {
             if (p.element[side] < 0) continue;

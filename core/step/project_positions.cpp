@@ -104,7 +104,7 @@ bool project_once(const WorldModel& model, const WorldState& state, const StepSo
     bool moved = false;
     for (uint32_t island = 0; island < s.island_count; ++island) {
         LcpProblem& p = s.problems[island];
-        if (!unresolved(model, s, island)) continue;
+        if (s.island_solver[island] == StepScratch::kIslandTooLarge || !unresolved(model, s, island)) continue;
         // The island's matrix again, from the rows' Jacobians at q+.
         relinearize_island(model, s, island);
         LcpSolverChain& solver = solvers.for_island(s, island);

@@ -118,7 +118,8 @@ MatrixForm matrix_form_for(const LcpSolverChain& solver) {
 // island has coupling blocks) and A as `form` asks.
 void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, const LcpSolverChain& solver,
                      LcpProblem& p) {
-    MatrixForm form = matrix_form_for(solver);
+    const bool too_large = s.island_solver[island] == StepScratch::kIslandTooLarge;
+    MatrixForm form = too_large ? MatrixForm::none : matrix_form_for(solver);
     const double h = model.settings.timestep;
     const uint32_t first = s.island_row_start[island];
     const uint32_t n = s.island_row_start[island + 1] - first;
@@ -133,8 +134,8 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, c
     }
     const bool coupled = p.matrix_properties == 0;
     if (coupled) {
-        p.factored = false;  // coupling blocks are not J W: A is assembled
-        if (form == MatrixForm::none) form = MatrixForm::sparse;
+        p.factored = false;  // coupling blocks are not J W: A is assembled (unless too large: not solved)
+        if (form == MatrixForm::none && !too_large) form = MatrixForm::sparse;
     } else {
         set_factored_form(model, s, island, p);
         if (solver.reads_mass_blocks()) set_mass_blocks(model, s, island, p);
@@ -341,6 +342,27 @@ void set_projection(const WorldModel& model, StepScratch& s, uint32_t island, Lc
 
 namespace {
 
+// The values island i's matrix takes in `form`: n^2 dense; sparse, the
+// column entries assemble_island writes before merging duplicates (for
+// each row, every row on each of its blocks, the coupling block's column
+// and the diagonal); 0 for none.
+size_t assembled_values(const StepScratch& s, uint32_t island, MatrixForm form) {
+    const uint32_t first = s.island_row_start[island];
+    const size_t n = s.island_row_start[island + 1] - first;
+    if (form == MatrixForm::dense) return n * n;
+    if (form == MatrixForm::none) return 0;
+    size_t values = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const ProblemRow& row = s.rows[s.island_rows[first + k]];
+        for (uint32_t b = 0; b < row.block_count; ++b) {
+            const uint32_t block = row.blocks[b].block;
+            values += s.block_row_start[block + 1] - s.block_row_start[block];
+        }
+        values += (row.coupling >= 0 ? row.coupling_size : 0) + 1;
+    }
+    return values;
+}
+
 // Which chain solves island i (WorldSettings::direct_islands, newton_islands,
 // large_island_rows): the direct one islands without friction indices and
 // coupling blocks (chains and trees of joints, limits, motors); the
@@ -349,6 +371,12 @@ namespace {
 // the other islands with friction indices whose rows it can describe (no
 // coupling blocks, no cone projections, no cable blocks: piles, stacks,
 // boxes on the ground); the world's chain the rest.
+// Then the memory bound (WorldSettings::max_assembled_values): an island
+// whose matrix that chain would assemble past it goes to velocity PGS on
+// the factored form (the contacts of two long cables lying on each other:
+// every row on a cable shares its block with every other), or, without a
+// factored form (coupling blocks) or velocity PGS, is not solved
+// (kIslandTooLarge).
 StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepSolvers& solvers,
                                             const StepScratch& s, uint32_t island) {
     bool friction = false, coupled = false, projecting = false, cable = false;
@@ -363,13 +391,23 @@ StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepS
         }
         for (uint32_t b = 0; b < row.block_count; ++b) cable = cable || model.blocks[row.blocks[b].block].chain;
     }
-    if (coupled) return StepScratch::kIslandChain;
     const uint32_t rows = s.island_row_start[island + 1] - s.island_row_start[island];
-    if ((friction || projecting) && solvers.large != nullptr && rows > model.settings.large_island_rows) {
-        return StepScratch::kIslandLarge;
+    const uint32_t large_rows = model.settings.large_island_rows;
+    StepScratch::IslandSolver choice = StepScratch::kIslandChain;  // coupling blocks, among others
+    if (!coupled) {
+        if ((friction || projecting) && solvers.large != nullptr && large_rows > 0 && rows > large_rows) {
+            return StepScratch::kIslandLarge;  // factored form only: nothing assembled
+        }
+        if (!friction) {
+            choice = solvers.direct != nullptr ? StepScratch::kIslandDirect : StepScratch::kIslandChain;
+        } else if (solvers.newton != nullptr && !projecting && !cable) {
+            choice = StepScratch::kIslandNewton;
+        }
     }
-    if (!friction) return solvers.direct != nullptr ? StepScratch::kIslandDirect : StepScratch::kIslandChain;
-    return solvers.newton != nullptr && !projecting && !cable ? StepScratch::kIslandNewton : StepScratch::kIslandChain;
+    MatrixForm form = matrix_form_for(solvers.chain_for(choice));
+    if (coupled && form == MatrixForm::none) form = MatrixForm::sparse;
+    if (assembled_values(s, island, form) <= model.settings.max_assembled_values) return choice;
+    return solvers.large != nullptr && !coupled ? StepScratch::kIslandLarge : StepScratch::kIslandTooLarge;
 }
 
 }  // namespace
@@ -387,6 +425,17 @@ void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepS
 }
 
 namespace {
+
+// An island left unsolved because its matrix would be too large
+// (kIslandTooLarge): a failure whose sentence says why.
+ChainReport too_large_report(const WorldModel& model) {
+    ChainReport report;
+    report.failures.push_back(fmt::format(
+        "its matrix would take more than max_assembled_values = {} values, and velocity PGS, which needs none, "
+        "cannot take it (friction coupling blocks, or pivot.solver.velocity_pgs not loaded)",
+        model.settings.max_assembled_values));
+    return report;
+}
 
 // What the islands' task needs (WorkerPool::Task's context).
 struct IslandSolveTask {
@@ -444,6 +493,10 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
             }
             const JointGroup& jg = model.joint_groups[row.joint_group];
             x[k] = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];
+        }
+        if (s.island_solver[island] == StepScratch::kIslandTooLarge) {
+            s.island_reports[island] = too_large_report(model);
+            continue;
         }
         if (model.lcp_observer) model.lcp_observer(island, p);
         // On the pool: islands whose answer depends on the island only

@@ -266,7 +266,15 @@ struct StepScratch {
     };
     std::vector<IslandMass> island_masses;
     std::vector<uint32_t> island_block_index;  // per mass block: its index in the island assembled, or UINT32_MAX
-    enum IslandSolver : uint8_t { kIslandChain = 0, kIslandDirect = 1, kIslandNewton = 2, kIslandLarge = 3 };
+    // kIslandTooLarge: its matrix would exceed WorldSettings::max_assembled_values
+    // and velocity PGS cannot take it: not solved (solve_islands.cpp).
+    enum IslandSolver : uint8_t {
+        kIslandChain = 0,
+        kIslandDirect = 1,
+        kIslandNewton = 2,
+        kIslandLarge = 3,
+        kIslandTooLarge = 4
+    };
     std::vector<uint8_t> island_solver;        // per island: which chain of StepSolvers solves it
 
     StepStatistics statistics;

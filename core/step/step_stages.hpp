@@ -24,16 +24,21 @@ struct StepSolvers {
     LcpSolverChain* large = nullptr;
     WorkerPool* pool = nullptr;                        // null: the calling thread only
     const std::vector<IslandChains>* workers = nullptr;  // [worker - 1] for workers >= 1
-    // The chain of `worker` (0: the calling thread) for island i.
-    LcpSolverChain& for_island(const StepScratch& scratch, uint32_t island, uint32_t worker = 0) const {
+    // The chain of `worker` (0: the calling thread) for islands of kind
+    // `which` (StepScratch::IslandSolver; kIslandTooLarge: the world's
+    // chain, which does not solve them), and for island i.
+    LcpSolverChain& chain_for(uint8_t which, uint32_t worker = 0) const {
         const IslandChains own{&chain, direct, newton, large};
         const IslandChains& c = worker == 0 ? own : (*workers)[worker - 1];
-        switch (scratch.island_solver[island]) {
+        switch (which) {
             case StepScratch::kIslandDirect: return *c.direct;
             case StepScratch::kIslandNewton: return *c.newton;
             case StepScratch::kIslandLarge: return *c.large;
             default: return *c.chain;
         }
+    }
+    LcpSolverChain& for_island(const StepScratch& scratch, uint32_t island, uint32_t worker = 0) const {
+        return chain_for(scratch.island_solver[island], worker);
     }
 };
 

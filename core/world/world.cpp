@@ -978,8 +978,10 @@ void World::make_island_chains() {
     // velocity PGS with the island's sweeps as its work budget, no
     // fallback behind it (an exact solver on thousands of rows takes
     // seconds); it stops early at a residual the chain accepts.
+    // Velocity PGS also takes the islands whose matrix would exceed
+    // max_assembled_values, whatever the solver (solve_islands.cpp).
     std::vector<SolverChoice> sweeps;
-    if (model_.settings.large_island_rows > 0 && registry_->find("pivot.solver.velocity_pgs") != nullptr) {
+    if (registry_->find("pivot.solver.velocity_pgs") != nullptr) {
         const nlohmann::json options = {{"max_iterations", std::max<uint32_t>(model_.settings.large_island_sweeps, 1)},
                                         {"tolerance", 0.5 * model_.settings.solver_acceptance}};
         sweeps.push_back({"pivot.solver.velocity_pgs", options});
@@ -1001,7 +1003,8 @@ void World::make_island_chains() {
     // Behind Newton: the bounded sweeps when there are any, not the world's
     // Dantzig and 10 000-sweep PGS, which take seconds on the 3-D piles
     // where Newton's pivoting stalls (a 300-sphere pile: docs/solvers.md).
-    newton_ = make("pivot.solver.newton", model_.settings.newton_islands, sweeps.empty() ? nullptr : &sweeps);
+    const bool sweeps_behind_newton = !sweeps.empty() && model_.settings.large_island_rows > 0;
+    newton_ = make("pivot.solver.newton", model_.settings.newton_islands, sweeps_behind_newton ? &sweeps : nullptr);
     large_.reset();
     if (!sweeps.empty()) {
         large_ = std::make_unique<LcpSolverChain>(*registry_, sweeps.front(), std::vector<SolverChoice>{},

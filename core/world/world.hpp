@@ -170,7 +170,9 @@ struct StepStatistics {
     uint32_t fallbacks = 0;        // islands solved by a fallback solver
     uint32_t direct_islands = 0;   // islands given to the direct solver (WorldSettings::direct_islands)
     uint32_t newton_islands = 0;   // islands given to the Newton solver (WorldSettings::newton_islands)
-    uint32_t large_islands = 0;    // islands given to velocity PGS (WorldSettings::large_island_rows)
+    uint32_t large_islands = 0;    // islands given to velocity PGS (WorldSettings::large_island_rows,
+                                   // or max_assembled_values)
+    uint32_t contacts_dropped = 0; // contacts past WorldSettings::max_contact_row_values, not solved
     uint32_t budget_limited = 0;   // islands whose solve the step budget cut short (best answer applied)
     uint32_t pooled_islands = 0;   // islands solved on the worker pool (WorldSettings::threads)
     uint32_t solver_iterations = 0;

@@ -72,6 +72,28 @@ struct WorldSettings {
     // rounds). A step it cuts counts in StepStatistics::budget_limited like
     // a budgeted one, and depends on the machine's speed.
     double step_time_limit = 1.0;
+    // Memory caps of a step's constraint rows, in values of 8 bytes, so that
+    // no scene the loader accepts makes a step allocate without bound. A
+    // contact row on a cable carries its response Mbar^-1 J^T over the
+    // whole cable (nv values: the cable's inverse mass is dense), so two
+    // cables of 1000 elements lying on each other need gigabytes, and an
+    // island of such rows fills its assembled matrix.
+    // - Contacts whose rows' Jacobians and responses (counted at their
+    //   friction model's most rows) would take the contacts of the step
+    //   past max_contact_row_values are dropped for the step, in the
+    //   collision's order, and counted in StepStatistics::contacts_dropped.
+    // - An island whose matrix would take more than max_assembled_values
+    //   (n^2 dense, or the sparse entries) is not assembled: velocity PGS
+    //   solves it on the factored form (counted in large_islands, with
+    //   large_island_sweeps sweeps), or, with friction coupling blocks (no
+    //   factored form), it is not solved: a solver failure, its constraints
+    //   skipped for the step.
+    // Scenes of real-time size are far below both (scenes/pyramid.json:
+    // 144 contacts, 2e4 contact row values, one island of 432 rows, 1.9e5
+    // values dense; the harness's 1000-sphere pile: 4e5 contact row values).
+    // Dantzig or Lemke on a dense island of 2048 rows takes seconds.
+    size_t max_contact_row_values = size_t{1} << 24;  // 128 MiB
+    size_t max_assembled_values = size_t{1} << 22;    // 32 MiB: a dense island of 2048 rows
     // Threads that solve a step's islands (the calling one included): 0 =
     // the machine's hardware threads, at most 4; 1 = the calling thread
     // only. The pool starts with the first step that has two islands to

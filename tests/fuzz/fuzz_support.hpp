@@ -86,6 +86,22 @@ inline bool names_plugin_paths(std::string_view json) {
     return finder.found;
 }
 
+// True when a scene that loaded (valid JSON, nested at most 64 deep: safe
+// to parse here) turns the step guard off or lengthens it
+// (settings.step_time_limit 0 or above the default 1 s): it asks for steps
+// as long as its physics takes, so harnesses load it without stepping.
+// The last of duplicate keys counts, as in the loader.
+inline bool lengthens_step_guard(std::string_view loaded_json) {
+    const nlohmann::json doc = nlohmann::json::parse(loaded_json, nullptr, false);
+    if (!doc.is_object()) return false;
+    const auto settings = doc.find("settings");
+    if (settings == doc.end() || !settings->is_object()) return false;
+    const auto guard = settings->find("step_time_limit");
+    if (guard == settings->end() || !guard->is_number()) return false;
+    const double seconds = guard->get<double>();
+    return !(seconds > 0.0 && seconds <= 1.0);
+}
+
 // Mutations of a scene as a JSON document, for the JSON harnesses'
 // LLVMFuzzerCustomMutator. libFuzzer's byte mutations almost never keep a
 // scene valid JSON with known keys (after a 10-minute run, 17 of 1463 inputs

@@ -163,6 +163,9 @@ TEST(CliRun, SummaryHasTheContractKeys) {
         EXPECT_TRUE(j["solver"][key].is_number()) << key;
     }
     EXPECT_EQ(j["solver"]["failures"], 0);
+    EXPECT_EQ(j["contacts_dropped"]["total"], 0);  // no contact reached the step's memory cap
+    EXPECT_EQ(j["contacts_dropped"]["steps"], 0);
+    EXPECT_EQ(r.out.find("CONTACTS DROPPED"), std::string::npos) << r.out;
     // Semi-implicit Euler on a rigid pendulum loses a little energy, never gains much.
     const double e0 = j["energy"]["initial"].get<double>(), e1 = j["energy"]["final"].get<double>();
     EXPECT_NEAR(e0, 2.0 * 9.81 * 0.6242202548207136, 1e-12);

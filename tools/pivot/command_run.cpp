@@ -237,6 +237,7 @@ int run(Arguments& args) {
         double residual_max = 0.0, joint_error_max = 0.0, penetration_max = 0.0, energy_excess_max = 0.0;
         uint64_t diverging = 0;
         double diverging_first = -1.0;  // s, the first step reported diverging
+        uint64_t contacts_dropped = 0, dropping_steps = 0;  // past the step's memory cap (docs/engine.md)
         const bool progress = !quiet && isatty(fileno(stderr));
         ProgressBar bar(steps);
         for (step = 1; step <= steps; ++step) {
@@ -247,6 +248,8 @@ int run(Arguments& args) {
             failures += s.solver_failures;
             fallbacks += s.fallbacks;
             budget_limited += s.budget_limited;
+            contacts_dropped += s.contacts_dropped;
+            dropping_steps += s.contacts_dropped > 0 ? 1 : 0;
             iterations += s.solver_iterations;
             residual_max = std::max(residual_max, s.solver_residual_max);
             joint_error_max = std::max(joint_error_max, s.max_joint_error);
@@ -299,6 +302,7 @@ int run(Arguments& args) {
             {"cables", world->cable_count()},
             {"max_joint_error", joint_error_max},
             {"max_penetration", penetration_max},
+            {"contacts_dropped", {{"total", contacts_dropped}, {"steps", dropping_steps}}},
             {"energy", {{"initial", energy_initial}, {"final", energy_final}, {"excess_max", energy_excess_max}}},
             {"diverging", {{"steps", diverging}, {"first_time", diverging > 0 ? nlohmann::json(diverging_first)
                                                                                 : nlohmann::json(nullptr)}}}};
@@ -313,6 +317,11 @@ int run(Arguments& args) {
                        scene_file, steps, simulated, wall, wall > 0.0 ? simulated / wall : 0.0,
                        world->settings().solver.id, failures, fallbacks, joint_error_max, penetration_max,
                        energy_initial, energy_final);
+            if (contacts_dropped > 0) {
+                fmt::print("{}: CONTACTS DROPPED: {} in {} steps (their rows would pass the step's memory cap, "
+                           "WorldSettings::max_contact_row_values: docs/engine.md \"Memory bounds\")\n",
+                           scene_file, contacts_dropped, dropping_steps);
+            }
             if (diverging > 0) {
                 fmt::print("{}: DIVERGING: {} steps from t = {:.6g} s (energy gain up to {:.3g} J, max joint error {:.3g})\n",
                            scene_file, diverging, diverging_first, energy_excess_max, joint_error_max);

@@ -63,6 +63,11 @@
  * (a default 1 s guard on every step); worlds refuse time steps above
  * 1 s, gravity above 1e4 m/s^2, shape sizes outside 1e-6..1e5 m, and
  * masses and inertias outside the limits of docs/scene-format.md "Limits".
+ * 0.7 (2026-11): bounded step memory: a step's contacts are capped by the
+ * memory their rows take (the rest dropped for the step and counted in
+ * pivot_world_statistics.contacts_dropped, appended), and an island whose
+ * matrix would exceed 2^22 values is solved by velocity PGS whatever the
+ * solver named (docs/engine.md "Memory bounds").
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -432,6 +437,12 @@ typedef struct pivot_world_statistics {
     uint32_t large_islands;    /* islands solved as large ones (settings:
                                   large_island_rows)                          */
     uint32_t reserved5;        /* zero */
+    /* ---- appended in 0.7 ---- */
+    uint32_t contacts_dropped; /* contacts of the last step dropped, not
+                                  solved: their rows would have passed the
+                                  step's memory cap (docs/engine.md
+                                  "Memory bounds")                            */
+    uint32_t reserved6;        /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);
