@@ -227,8 +227,9 @@ void LcpSolverChain::reserve_for(const LcpProblem& problem) {
         stage.reserved_n = std::max(stage.reserved_n, problem.n);
         stage.reserved_nnz = std::max(stage.reserved_nnz, nnz);
         const auto& f = stage.instance.plugin().solver;
-        if (f.reserve == nullptr) continue;
+        if (f.reserve == nullptr || stage.instance.fatal()) continue;
         const pivot_status status = f.reserve(stage.instance.handle(), stage.reserved_n, stage.reserved_nnz);
+        if (status == PIVOT_FATAL) stage.instance.mark_fatal();  // its next solve is refused, the stage disabled
         if (status != PIVOT_OK && status != PIVOT_WARNING) {
             logger().warn("{}: reserve({}, {}) failed; it may allocate while solving", describe(stage.instance.plugin()),
                           stage.reserved_n, stage.reserved_nnz);

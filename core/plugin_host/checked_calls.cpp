@@ -42,7 +42,18 @@ bool usable(pivot_status s) { return s == PIVOT_OK || s == PIVOT_WARNING; }
 // to fail); any other unusable status breaks the contract.
 bool declared_failure(pivot_status s) { return s == PIVOT_ERROR || s == PIVOT_DISCARD || s == PIVOT_FATAL; }
 
+// A call the host does not make: the instance returned FATAL before
+// (PluginInstance::fatal). FATAL again, so a solver chain disables it.
+CallResult fatal_refusal(const PluginInstance& inst, const char* function) {
+    CallResult r = failure(inst, function, PIVOT_FATAL,
+                           "not called: the instance returned FATAL before, and a FATAL instance must not be called "
+                           "again (plugin.h)");
+    r.broken = false;
+    return r;
+}
+
 CallResult status_failure(const PluginInstance& inst, const char* function, pivot_status s) {
+    if (s == PIVOT_FATAL) inst.mark_fatal();
     CallResult r = failure(inst, function, usable(s) ? PIVOT_ERROR : s,
                            "returned {} ({}); its outputs are not used (see the plugin's log messages)",
                            status_name(s), static_cast<int>(s));
@@ -174,6 +185,7 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
                           const pivot_solve_options& options, Guarded<double> x_out, Guarded<double> w_out,
                           pivot_solve_report& report) {
     const char* fn = "solve";
+    if (inst.fatal()) return SolveResult{fatal_refusal(inst, fn)};
     std::memset(&report, 0, sizeof(report));
     report.struct_size = sizeof(report);
     double* x = x_out.data();
@@ -186,12 +198,13 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
     r.status = s;
     if (!check_guards(r, inst, fn, {&x_guard, &w_guard})) return r;
     if (!usable(s)) {
+        if (s == PIVOT_FATAL) inst.mark_fatal();
         static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),
                                              report.status, report.message[0] ? report.message : "(no message)");
         r.broken = !declared_failure(s);
         return r;
     }
-    if (report.status > PIVOT_SOLVE_UNSUPPORTED) {
+    if (report.status > PIVOT_SOLVE_OUT_OF_MEMORY) {
         static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR, "report.status {} is not a pivot_solve_status",
                                              report.status);
         return r;
@@ -227,6 +240,7 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
 CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_batch& batch,
                                Guarded<double> mass_out) {
     const char* fn = "mass_matrix";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const uint32_t nv = element_nv(inst.plugin());
     const size_t block = static_cast<size_t>(nv) * nv;
     double* mass = mass_out.data();
@@ -243,6 +257,7 @@ CallResult checked_mass_matrix(const PluginInstance& inst, const pivot_element_b
 CallResult checked_generalized_forces(const PluginInstance& inst, const pivot_element_batch& batch,
                                       const pivot_step_info& step, Guarded<double> forces_out) {
     const char* fn = "generalized_forces";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const size_t count = static_cast<size_t>(element_nv(inst.plugin())) * batch.count;
     double* forces = forces_out.data();
     const OutputGuard guard("forces", forces_out, count);
@@ -258,6 +273,7 @@ CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element
                                  const pivot_step_info& step, uint32_t max_rows, Guarded<pivot_row> rows_out,
                                  Guarded<double> jacobians_out, Guarded<uint32_t> counts_out) {
     const char* fn = "internal_rows";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const auto& f = inst.plugin().element;
     pivot_row* rows = rows_out.data();
     double* jacobians = jacobians_out.data();
@@ -289,6 +305,7 @@ CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element
 CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, const double* q, const double* v,
                              double timestep, Guarded<double> q_guarded) {
     const char* fn = "integrate";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const size_t count = static_cast<size_t>(node_count) * inst.plugin().element.coords_per_node;
     double* q_out = q_guarded.data();
     const OutputGuard guard("q_out", q_guarded, count);
@@ -302,6 +319,7 @@ CallResult checked_integrate(const PluginInstance& inst, uint32_t node_count, co
 
 CallResult checked_node_coordinates(const PluginInstance& inst, const double pose[7], Guarded<double> q_out) {
     const char* fn = "node_coordinates";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const auto& f = inst.plugin().element;
     if (f.node_coordinates == nullptr) return failure(inst, fn, PIVOT_ERROR, "is absent (needed to build a chain)");
     double* q_node = q_out.data();
@@ -317,6 +335,7 @@ CallResult checked_node_coordinates(const PluginInstance& inst, const double pos
 CallResult checked_internal_stiffness(const PluginInstance& inst, const pivot_element_batch& batch,
                                       const pivot_step_info& step, Guarded<double> stiffness_out) {
     const char* fn = "internal_stiffness";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const auto& f = inst.plugin().element;
     const size_t nv = element_nv(inst.plugin());
     double* stiffness = stiffness_out.data();
@@ -339,6 +358,7 @@ CallResult checked_material_frames(const PluginInstance& inst, const pivot_eleme
                                    Guarded<double> poses_out, Guarded<double> twists_out,
                                    Guarded<double> jacobians_out) {
     const char* fn = "material_frames";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     double* poses = poses_out.data();
     double* twists = twists_out.data();
     double* jacobians = jacobians_out.data();
@@ -371,6 +391,7 @@ CallResult checked_material_frames(const PluginInstance& inst, const pivot_eleme
 CallResult checked_energy(const PluginInstance& inst, const pivot_element_batch& batch, const pivot_step_info& step,
                           Guarded<double> energies_out) {
     const char* fn = "energy";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     double* energies = energies_out.data();
     energies[0] = energies[1] = energies[2] = 0.0;
     const OutputGuard guard("energies", energies_out, 3);
@@ -391,6 +412,7 @@ CallResult checked_joint_rows(const PluginInstance& inst, const pivot_joint_batc
                               Guarded<pivot_row> rows_out, Guarded<double> jacobians_out,
                               Guarded<uint32_t> counts_out) {
     const char* fn = "rows";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const uint32_t max_rows = inst.plugin().joint.max_rows_per_joint;
     pivot_row* rows = rows_out.data();
     double* jacobians = jacobians_out.data();
@@ -419,6 +441,7 @@ CallResult checked_joint_geometric_stiffness(const PluginInstance& inst, const p
                                              const pivot_step_info& step, const double* forces,
                                              Guarded<double> stiffness_out) {
     const char* fn = "geometric_stiffness";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const auto& f = inst.plugin().joint;
     const size_t size = static_cast<size_t>(144) * batch.count;
     double* stiffness = stiffness_out.data();
@@ -439,6 +462,7 @@ CallResult checked_frame_stiffness(const PluginInstance& inst, const pivot_eleme
                                    const pivot_material_point* points, uint32_t point_count, const double* wrenches,
                                    Guarded<double> stiffness_out) {
     const char* fn = "frame_stiffness";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const auto& f = inst.plugin().element;
     const size_t size = static_cast<size_t>(36) * point_count;
     double* stiffness = stiffness_out.data();
@@ -463,6 +487,7 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
     const PluginRecord& plugin = inst.plugin();
     const auto& f = plugin.friction;
     const char* fn = f.build_with_bodies != nullptr ? "build_with_bodies" : "build";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
     const size_t m = f.max_rows_per_contact;
     const size_t states = static_cast<size_t>(f.state_per_contact) * count;
     double* state = states > 0 ? state_out.data() : nullptr;

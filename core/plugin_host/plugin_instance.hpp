@@ -34,12 +34,25 @@ public:
     void load_state(const std::vector<unsigned char>& bytes);
 
     bool valid() const { return handle_ != nullptr; }
+    // After any call returned PIVOT_FATAL ("the instance (or library) must
+    // not be called again", plugin.h) the host calls nothing of it but
+    // destroy: the checked calls (checked_calls.hpp) and the functions
+    // above refuse, naming the plugin. mark_fatal() is const because a call
+    // through a const instance can return FATAL; an instance is used by one
+    // thread at a time (workers have their own clones).
+    bool fatal() const { return fatal_; }
+    void mark_fatal() const { fatal_ = true; }
     void* handle() const { return handle_; }
     const PluginRecord& plugin() const { return *plugin_; }
 
 private:
+    // Throws if the instance returned FATAL before; `function` for the message.
+    void require_callable(const char* function) const;
+    // OK and WARNING pass; anything else throws, FATAL marking the instance.
+    void check(pivot_status status, const char* function) const;
     std::shared_ptr<const PluginRecord> plugin_;
     void* handle_ = nullptr;
+    mutable bool fatal_ = false;
 };
 
 // "plugin 'id' (file)": how messages name a plugin.

@@ -22,11 +22,11 @@ void chain_frame_jacobian(const double* row, const double* frame_jacobian, uint3
 }
 
 
-void collect_joint_rows(const WorldModel& model, StepScratch& s) {
+void collect_joint_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
     s.rows.clear();
     s.jacobian.clear();
     s.response.clear();
-    pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, 0.0,
+    const pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, state.time,
                          {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     for (uint32_t g = 0; g < model.joint_groups.size(); ++g) {
         const JointGroup& jg = model.joint_groups[g];

@@ -280,9 +280,11 @@ pivot_status project_contact_blocks(void* context, uint32_t first_block, uint32_
         const uint32_t first = s.rows[c.row0].index_in_island;
         const PluginInstance& model = ctx.model->friction_instances[c.friction];
         if (model.plugin().has(PIVOT_FRICTION_CAP_PROJECTION)) {
+            if (model.fatal()) return PIVOT_FATAL;  // not called again (plugin.h)
             const pivot_contact_block block{c.batch_index, first, c.row_count, 0};
             const pivot_status status = model.plugin().friction.project(
                 model.handle(), s.friction_batches[c.friction].input.data(), &block, 1, x);
+            if (status == PIVOT_FATAL) model.mark_fatal();
             if (status != PIVOT_OK && status != PIVOT_WARNING) return status;
             continue;
         }

@@ -60,7 +60,7 @@ void World::step() {
     timer.done(StepStage::dynamics);
     compute_joint_frames(model_, state_, s);      // joint frames: pose, twist, Jacobian
     timer.done(StepStage::frames);
-    collect_joint_rows(model_, s);                // rows J, phi, c, bounds
+    collect_joint_rows(model_, state_, s);        // rows J, phi, c, bounds
     timer.done(StepStage::rows);
     add_geometric_stiffness(model_, state_, s);   // M += h^2 D: the joints' turning forces
     timer.done(StepStage::stiffness);

@@ -77,7 +77,7 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
 // (responses pending: the mass blocks are not factored yet); and one row's
 // side chained: out = row_side^T J_frame (6 values of the row's 12 on that
 // frame, the frame's 6 x nv twist Jacobian, column-major).
-void collect_joint_rows(const WorldModel& model, StepScratch& scratch);
+void collect_joint_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 void chain_frame_jacobian(const double* row_side, const double* frame_jacobian, uint32_t nv, double* out);
 
 // geometric_stiffness.cpp: the joints' geometric stiffness at last step's

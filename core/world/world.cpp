@@ -550,11 +550,20 @@ JointId World::add_joint(const JointDescription& joint) {
     if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) {
         throw Error(fmt::format("{}: damping: must be >= 0, got {}", where, joint.damping));
     }
-    nlohmann::json item = {{"compliance", joint.compliance}, {"damping", joint.damping}};
     auto has_param = [&](const char* name) {
         return std::any_of(plugin->params.begin(), plugin->params.end(),
                            [&](const ParamSpec& p) { return p.name == name && p.per_item(); });
     };
+    // Compliance and damping go to the joints that take them (every
+    // first-party joint); another plugin's joint without them is rigid.
+    nlohmann::json item = nlohmann::json::object();
+    for (const auto& [name, value] : {std::pair{"compliance", joint.compliance}, std::pair{"damping", joint.damping}}) {
+        if (has_param(name)) {
+            item[name] = value;
+        } else if (value != 0.0) {
+            throw Error(fmt::format("{}: {}: a {} joint has no {} parameter", where, name, short_type, name));
+        }
+    }
     if (joint.limits) {
         if (!has_param("limits_enabled")) throw Error(where + ": limits: a " + short_type + " joint has no limits");
         if (!(joint.limits->lower <= joint.limits->upper)) {
@@ -1117,8 +1126,13 @@ std::array<double, 2> World::joint_coordinate(JointId j) const {
     const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + record.member * g.item_stride,
                                   pose1, pose2, twist1, twist2};
     double position = 0.0, velocity = 0.0;
-    if (plugin.joint.coordinate(g.instance.handle(), &batch, &position, &velocity) > PIVOT_WARNING ||
-        !std::isfinite(position) || !std::isfinite(velocity)) {
+    if (g.instance.fatal()) {
+        throw Error(fmt::format("joint '{}': {}: coordinate: not called: the instance returned FATAL before",
+                                record.name, describe(plugin)));
+    }
+    const pivot_status status = plugin.joint.coordinate(g.instance.handle(), &batch, &position, &velocity);
+    if (status == PIVOT_FATAL) g.instance.mark_fatal();
+    if (status > PIVOT_WARNING || !std::isfinite(position) || !std::isfinite(velocity)) {
         throw Error(fmt::format("joint '{}': {}: coordinate failed", record.name, describe(plugin)));
     }
     return {position, velocity};

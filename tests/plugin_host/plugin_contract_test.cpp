@@ -1,0 +1,126 @@
+// The host's side of the plugin ABI (plugin.h, plugin_solver.h): what it
+// promises the plugins and their authors, checked through test plugins
+// (tests/plugins) in a world with the first-party plugins.
+// - pivot_step_info.time is "the simulated time at the start of the step"
+//   for every [step] call; joints got 0 (test_joint_clock).
+// - PIVOT_FATAL: "the instance must not be called again"; a joint that
+//   returned it was called again at the next step (broken_joint_fatal).
+// - PIVOT_SOLVE_OUT_OF_MEMORY is a pivot_solve_status; it was refused as
+//   "not a pivot_solve_status" (broken_solver_out_of_memory).
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "plugin_host/parameters.hpp"
+#include "plugin_host/plugin_registry.hpp"
+#include "test_plugins.hpp"
+#include "world/world.hpp"
+
+namespace pivot {
+namespace {
+
+// The first-party plugins, the contract plugins and the broken ones (the
+// refusals of the broken folder's unloadable files are expected).
+PluginRegistry& registry() {
+    static PluginRegistry r;
+    static const bool loaded = [] {
+        r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
+        r.load(PIVOT_TEST_CONTRACT_DIR);
+        r.load(test::broken_plugin_dir());
+        return true;
+    }();
+    (void)loaded;
+    return r;
+}
+
+// A 1 kg body at the origin, without gravity, on a joint of `type` to the world.
+std::unique_ptr<World> world_with_joint(const std::string& type, double timestep) {
+    WorldSettings settings;
+    settings.timestep = timestep;
+    settings.gravity = {0.0, 0.0, 0.0};
+    auto world = std::make_unique<World>(registry(), settings);
+    BodyDescription body;
+    body.name = "slider";
+    body.mass = 1.0;
+    body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+    world->add_body(body);
+    JointDescription joint;
+    joint.name = "drive";
+    joint.type = type;
+    joint.body1 = "world";
+    joint.body2 = "slider";
+    world->add_joint(joint);
+    return world;
+}
+
+// The clock joint's row asks v_x = the time its step started at, and the
+// rigid row is solved exactly (to rounding: 1e-12 m/s on speeds below
+// 0.1 m/s): after the step from t, v_x = t. With time 0 given to joints,
+// v_x stayed 0.
+TEST(PluginContract, JointsAreGivenTheTimeTheStepStartsAt) {
+    const double h = 0.01;
+    const std::unique_ptr<World> world_owner = world_with_joint("test.joint.clock", h);
+    World& world = *world_owner;
+    for (int k = 0; k < 10; ++k) {
+        const double start = world.time();
+        EXPECT_NEAR(start, k * h, 1e-15);
+        world.step();
+        EXPECT_NEAR(world.linear_velocity(0)[0], start, 1e-12) << "step from t = " << start;
+    }
+}
+
+// The step that gets FATAL fails naming the plugin; the next one fails
+// too, without calling it, and says why. (The plugin returns valid rows
+// with its FATAL: called again, the step's message named FATAL a second
+// time instead of refusing.)
+TEST(PluginContract, AFatalInstanceIsNotCalledAgain) {
+    const std::unique_ptr<World> world_owner = world_with_joint("test.joint.fatal", 0.01);
+    World& world = *world_owner;
+    for (int k = 0; k < 2; ++k) {
+        try {
+            world.step();
+            FAIL() << "step " << k << " accepted a FATAL joint";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("plugin 'test.joint.fatal'"), std::string::npos) << what;
+            const char* expected = k == 0 ? "rows: returned FATAL" : "rows: not called: the instance returned FATAL";
+            EXPECT_NE(what.find(expected), std::string::npos) << "step " << k << ": " << what;
+        }
+        EXPECT_EQ(world.time(), 0.0) << "a failed step leaves the world as it was";
+    }
+}
+
+// OUT_OF_MEMORY with WARNING: the answer is refused because the report
+// says the problem was not solved, the status read as what it is.
+TEST(PluginContract, OutOfMemoryIsASolveStatus) {
+    const PluginRecord& plugin = registry().require(PIVOT_KIND_SOLVER, "test.solver.out_of_memory");
+    PluginInstance solver(plugin, pack_params(plugin, ParamScope::instance, {}, "test"));
+    std::array<double, 1> a = {2.0}, b = {-1.0}, lo = {0.0}, hi = {HUGE_VAL};
+    pivot_lcp_problem p{};
+    p.struct_size = sizeof(p);
+    p.problem_class = PIVOT_PROBLEM_BOXED;
+    p.n = 1;
+    p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_DEFINITE;
+    p.dense = a.data();
+    p.lda = 1;
+    p.b = b.data();
+    p.lo = lo.data();
+    p.hi = hi.data();
+    pivot_solve_options options{sizeof(options), 0, 0.0};
+    std::array<double, 1> x{}, w{};
+    pivot_solve_report report{};
+    SolveResult r = checked_solve(solver, p, options, unguarded(x.data()), unguarded(w.data()), report);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message.find("not a pivot_solve_status"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("returned WARNING but its report says it did not solve the problem (solver status 9"),
+              std::string::npos)
+        << r.message;
+}
+
+}  // namespace
+}  // namespace pivot
