@@ -78,7 +78,11 @@
 // target_velocity = motor_velocity, bounds [-motor_max_force,
 // +motor_max_force] (force; the host multiplies by h), flag
 // PIVOT_ROW_NO_STABILIZATION, compliance 0, Jacobian the coordinate's gradient.
-// Row order: equality rows, then the limit row, then the motor row.
+// Row order: equality rows, then the motor row, then the limit row. The host
+// warm-starts a joint's row k with the impulse of its row k in the last
+// step (plugin_joint.h), so the row that comes and goes (the limit) is
+// last: the motor keeps its slot, and a limit row that appears starts from
+// zero instead of from the motor's impulse.
 //
 // The joints are stateless: instances hold only the host pointer and take
 // no instance-level parameters. rows() and coordinate() do not allocate.
@@ -318,13 +322,19 @@ inline void free_coordinate_stiffness(RowWriter& out, const FreeCoordinate& s, d
     else line_stiffness(out.stiffness, sign * out.last_force(), s.jv2, s.d);
 }
 
-// The limit row and the motor row of a free coordinate. At most one limit
+// The motor row and the limit row of a free coordinate. At most one limit
 // row is written: when both gaps are below the margin (a range narrower than
 // 2 h |rate| + 1e-9), the one whose gap predicted after the step at the
 // current rate is smaller (the violated one, or the one the coordinate
 // moves toward).
 inline void free_coordinate_rows(RowWriter& out, const FreeCoordinate& s, double rate, const LimitMotor& lm,
                                  double h) {
+    if (lm.motor_enabled && lm.motor_max_force > 0.0) {
+        const pivot_row motor{0.0,  lm.motor_velocity, 0.0, 0.0, -lm.motor_max_force, lm.motor_max_force,
+                              -1,   PIVOT_ROW_NO_STABILIZATION};
+        out.add(motor, s.jv1, s.jw1, s.jv2, s.jw2);
+        free_coordinate_stiffness(out, s, 1.0);
+    }
     if (lm.limits_enabled) {
         const double lower = std::fmin(lm.lower, lm.upper);
         const double upper = std::fmax(lm.lower, lm.upper);
@@ -345,12 +355,6 @@ inline void free_coordinate_rows(RowWriter& out, const FreeCoordinate& s, double
             else out.add(row, s.jv1, s.jw1, s.jv2, s.jw2);
             free_coordinate_stiffness(out, s, use_upper ? -1.0 : 1.0);
         }
-    }
-    if (lm.motor_enabled && lm.motor_max_force > 0.0) {
-        const pivot_row motor{0.0,  lm.motor_velocity, 0.0, 0.0, -lm.motor_max_force, lm.motor_max_force,
-                              -1,   PIVOT_ROW_NO_STABILIZATION};
-        out.add(motor, s.jv1, s.jw1, s.jv2, s.jw2);
-        free_coordinate_stiffness(out, s, 1.0);
     }
 }
 

@@ -192,14 +192,21 @@ TEST_P(FreeCoordinateRows, MotorRowDrivesTheRateWithinTheForceBounds) {
         EXPECT_EQ(r.rows[k].compliance, 1e-6);
         EXPECT_EQ(r.rows[k].damping, 3.0);
     }
-    // With a limit too: equality rows, limit, motor: the declared maximum.
+    // With a limit too: equality rows, motor, limit: the declared maximum.
+    // The motor keeps its slot whether the limit row is written or not: the
+    // host warm-starts row k with last step's row k (plugin_joint.h), and
+    // with the limit before it the motor took the limit's impulse each time
+    // the limit came or went.
     joint.set({{"motor_enabled", true}, {"motor_velocity", -1.0}, {"motor_max_force", 5.0},
                {"limits_enabled", true}, {"lower", 0.4}, {"upper", 0.8}});
     r = rows(joint, 0.3, 0.0);
     ASSERT_EQ(r.count, eq + 2);
     EXPECT_EQ(r.count, joint.max_rows());
-    EXPECT_NEAR(r.rows[eq].violation, -0.1, 1e-12);
-    EXPECT_EQ(r.rows[eq + 1].target_velocity, -1.0);
+    EXPECT_EQ(r.rows[eq].target_velocity, -1.0);
+    EXPECT_NEAR(r.rows[eq + 1].violation, -0.1, 1e-12);
+    r = rows(joint, 0.6, 0.0);  // inside the range: no limit row
+    ASSERT_EQ(r.count, eq + 1);
+    EXPECT_EQ(r.rows[eq].target_velocity, -1.0);
     // A motor without force cannot act: no row.
     joint.set({{"motor_enabled", true}, {"motor_velocity", 2.0}, {"motor_max_force", 0.0}});
     EXPECT_EQ(rows(joint, 0.3, 0.7).count, eq);

@@ -52,6 +52,9 @@ typedef struct pivot_joint_functions {
      * rows at rows + j*max_rows, their Jacobians at jacobians +
      * (j*max_rows + r)*12, and the count in row_counts[j]. Equality rows
      * carry PIVOT_ROW_POSITION_ERROR; inactive limits are simply not written.
+     * The host warm-starts row k of joint j with the impulse of its row k in
+     * the last step: write rows that come and go (limits) after the rows
+     * that stay (equalities, motors), so that a row keeps its slot.
      * Required.
      */
     pivot_status (*rows)(const void* instance, const pivot_joint_batch* batch,
