@@ -217,7 +217,7 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
         ProblemRow& row = s.rows[p.row0 + r_i];
         row = ProblemRow{};
         row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
-        row.findex = row.row.findex >= 0 ? static_cast<int32_t>(p.row0) + row.row.findex : -1;
+        row.scaling_row = row.row.findex >= 0 ? static_cast<int32_t>(p.row0) + row.row.findex : -1;
         row.contact = static_cast<int32_t>(i);
         row.slot = r_i;
         row.coupling = at.coupling;
@@ -233,8 +233,8 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
         // cable has tangential velocities) the friction rows are
         // redundant too: they are regularized the same way, which
         // lets a stuck cable creep by ~1e-5 h^2 g per step.
-        const bool distributed_friction = p.distributed && row.findex >= 0 && row.row.compliance == 0.0;
-        if ((row.findex < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 && row.row.upper == HUGE_VAL) ||
+        const bool distributed_friction = p.distributed && row.scaling_row >= 0 && row.row.compliance == 0.0;
+        if ((row.scaling_row < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 && row.row.upper == HUGE_VAL) ||
             distributed_friction) {
             row.regularization = model.settings.contact_regularization;
         }

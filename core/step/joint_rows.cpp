@@ -47,7 +47,7 @@ void collect_joint_rows(const WorldModel& model, const WorldState& state, StepSc
                 const size_t row_index = static_cast<size_t>(m) * jg.max_rows + k;
                 ProblemRow row;
                 row.row = out.rows[row_index];
-                row.findex = row.row.findex >= 0 ? first_row + row.row.findex : -1;
+                row.scaling_row = row.row.findex >= 0 ? first_row + row.row.findex : -1;
                 row.joint_group = g;
                 row.member = m;
                 row.slot = k;

@@ -166,8 +166,8 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, c
                       s.v_free.data() + model.blocks[block.block].v_offset + block.first, block.count);
         }
         p.b[k] = jv + (stabilize ? r.violation / gamma : 0.0) - r.target_velocity;
-        if (row.findex >= 0) {
-            p.findex[k] = static_cast<int32_t>(s.rows[static_cast<uint32_t>(row.findex)].index_in_island);
+        if (row.scaling_row >= 0) {
+            p.findex[k] = static_cast<int32_t>(s.rows[static_cast<uint32_t>(row.scaling_row)].index_in_island);
             p.lo[k] = r.lower;
             p.hi[k] = r.upper;
         } else {
@@ -384,7 +384,7 @@ StepScratch::IslandSolver island_solver_for(const WorldModel& model, const StepS
     bool friction = false, coupled = false, projecting = false, cable = false;
     for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
         const ProblemRow& row = s.rows[s.island_rows[k]];
-        friction = friction || row.findex >= 0;
+        friction = friction || row.scaling_row >= 0;
         coupled = coupled || row.coupling >= 0;
         if (row.contact >= 0 && row.slot == 0) {
             const uint32_t friction_model = s.contact_points[static_cast<uint32_t>(row.contact)].friction;

@@ -30,10 +30,11 @@ struct RowBlock {
     uint32_t response;  // into response
 };
 
-// One row of the per-step problem, from a joint (later: elements, contacts).
+// One row of the per-step problem: a joint's or a contact's.
 struct ProblemRow {
-    pivot_row row;           // as the producer wrote it (bounds in N / N m, findex local)
-    int32_t findex = -1;     // global row index, or -1
+    pivot_row row;           // as the producer wrote it (bounds in N / N m; row.findex within its item)
+    int32_t scaling_row = -1;  // row.findex as an index into StepScratch::rows (the row whose
+                               // impulse scales this one's bounds), or -1
     uint32_t block_count = 0;
     RowBlock blocks[2];
     int32_t contact = -1;    // contact index of this step, or -1 for a joint row

@@ -24,7 +24,7 @@
 //   (the host sets it to the initial distance when the scene gives none).
 //
 // Rows (Jacobian 12 wide, (v1, w1, v2, w2), world coordinates), with the sign
-// convention of the seed thesis (shared/reference/seed000.md 2.0, 2.1):
+// convention of the seed thesis (seed000 2.0, 2.1; docs/sources.md):
 // J = +d(phi)/dq, the force on the frames is J^T lambda, and the constitutive
 // law is C lambda = -phi - h J v. Every violation phi is chosen so that
 // d(phi)/dt = J [v1; w1; v2; w2] EXACTLY, everywhere (not only to first order

@@ -2,7 +2,7 @@
 // step: two steel spheres meeting head-on reproduce Hertz's peak force and
 // contact duration; a ball dropped with the Hunt-Crossley, Lankarani-Nikravesh
 // and Flores laws rebounds with the effective restitution of seed002's table
-// (../shared/reference/seed002_003.md A2.1, "DERIVED: effective restitution").
+// (seed002 A2.1, the effective restitution derived there; docs/sources.md).
 #include <cmath>
 #include <cstdio>
 
