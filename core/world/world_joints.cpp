@@ -1,0 +1,214 @@
+// A world's joints: members of their joint plugin's group, with frames
+// fixed on the bodies so that both frames of a joint coincide initially
+// (the joint ABI's convention, <pivot/plugin_joint.h>); their motors and
+// free coordinates.
+#include "world/world.hpp"
+#include "world/physical_limits.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/worker_pool.hpp"
+#include "plugin_host/checked_calls.hpp"
+#include "plugin_host/parameters.hpp"
+#include "step/step_scratch.hpp"
+#include "world/frame_math.hpp"
+
+namespace pivot {
+
+using namespace frame_math;  // the vector and quaternion helpers of world building
+
+uint32_t World::joint_group(const PluginRecord& plugin) {
+    for (uint32_t g = 0; g < model_.joint_groups.size(); ++g) {
+        if (&model_.joint_groups[g].instance.plugin() == &plugin) return g;
+    }
+    JointGroup g;
+    g.instance = PluginInstance(plugin, pack_params(plugin, ParamScope::instance, nlohmann::json::object(), plugin.id));
+    g.max_rows = plugin.joint.max_rows_per_joint;
+    g.item_stride = plugin.item_param_count();
+    model_.joint_groups.push_back(std::move(g));
+    return static_cast<uint32_t>(model_.joint_groups.size() - 1);
+}
+
+Attachment World::attach(std::string_view body_name, const std::array<double, 3>& point,
+                         const std::array<double, 4>& frame, const std::string& where) const {
+    Attachment a;
+    if (body_name == "world") {
+        a.local_point = point;
+        a.local_rotation = frame;
+        return a;
+    }
+    auto it = body_by_name_.find(std::string(body_name));
+    if (it == body_by_name_.end()) {
+        throw Error(fmt::format("{}: no body named '{}' (use \"world\" for the fixed world frame)", where, body_name));
+    }
+    const BodyRecord& b = model_.bodies[it->second];
+    const double* q = state_.q.data() + model_.element_groups[b.group].q_offset +
+                      (b.element - model_.element_groups[b.group].first) * 7;
+    const Quatd orientation = {q[3], q[4], q[5], q[6]};
+    const Mat3 r = rotation(orientation);
+    const Vec3d d = {point[0] - q[0], point[1] - q[1], point[2] - q[2]};
+    a.element = b.element;
+    for (int i = 0; i < 3; ++i) a.local_point[i] = r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];  // R^T d
+    a.local_rotation = conjugate_times(orientation, frame);
+    return a;
+}
+
+JointId World::add_joint(const JointDescription& joint) {
+    const std::string where = fmt::format("joint '{}'", joint.name);
+    if (joint.name.empty()) throw Error("joint: name must not be empty");
+    if (joint_by_name_.count(joint.name)) throw Error(where + ": name: another joint already has this name");
+    if (joint.body1 == joint.body2) throw Error(where + ": body1 and body2 are the same ('" + joint.body1 + "')");
+    const std::string id = joint.type.find('.') == std::string::npos ? "pivot.joint." + joint.type : joint.type;
+    const PluginRecord* plugin = registry_->find(id);
+    if (plugin == nullptr || plugin->kind != PIVOT_KIND_JOINT) {
+        throw Error(fmt::format("{}: type: unknown joint type '{}' (fixed, spherical, revolute, prismatic, "
+                                "cylindrical, universal, distance, or a loaded joint plugin id)",
+                                where, joint.type));
+    }
+    auto finite3 = [&](const Vec3d& v, const char* field) {
+        if (!all_finite(v.data(), 3)) throw Error(fmt::format("{}: {}: must be 3 finite numbers", where, field));
+    };
+    // Frames in world coordinates, coinciding at the initial configuration.
+    Vec3d origin1 = joint.anchor, origin2 = joint.anchor;
+    Quatd frame = {1, 0, 0, 0};
+    const std::string short_type = id.substr(id.rfind('.') + 1);
+    if (short_type == "distance") {
+        finite3(joint.anchor1, "anchor1");
+        finite3(joint.anchor2, "anchor2");
+        origin1 = joint.anchor1;
+        origin2 = joint.anchor2;
+    } else if (short_type == "universal") {
+        finite3(joint.anchor, "anchor");
+        const Vec3d a1 = normalized(joint.axis1, where + ": axis1");
+        const Vec3d a2 = normalized(joint.axis2, where + ": axis2");
+        if (std::abs(dot(a1, a2)) > 1e-6) throw Error(where + ": axis1 and axis2 must be perpendicular");
+        frame = quaternion_from_axes(a1, a2, cross(a1, a2));
+    } else if (short_type == "prismatic") {
+        // No anchor: the frames sit at body 2's centre of mass (or body 1's).
+        const std::string& on = joint.body2 != "world" ? joint.body2 : joint.body1;
+        if (on != "world") {
+            const auto p = position(body(on));
+            origin1 = origin2 = p;
+        }
+        frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+    } else {
+        finite3(joint.anchor, "anchor");
+        if (short_type == "revolute" || short_type == "cylindrical" || plugin->has(PIVOT_JOINT_CAP_FREE_COORDINATE)) {
+            frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+        }
+    }
+    if (!(joint.compliance >= 0.0) || !std::isfinite(joint.compliance)) {
+        throw Error(fmt::format("{}: compliance: must be >= 0, got {}", where, joint.compliance));
+    }
+    if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) {
+        throw Error(fmt::format("{}: damping: must be >= 0, got {}", where, joint.damping));
+    }
+    auto has_param = [&](const char* name) {
+        return std::any_of(plugin->params.begin(), plugin->params.end(),
+                           [&](const ParamSpec& p) { return p.name == name && p.per_item(); });
+    };
+    // Compliance and damping go to the joints that take them (every
+    // first-party joint); another plugin's joint without them is rigid.
+    nlohmann::json item = nlohmann::json::object();
+    for (const auto& [name, value] : {std::pair{"compliance", joint.compliance}, std::pair{"damping", joint.damping}}) {
+        if (has_param(name)) {
+            item[name] = value;
+        } else if (value != 0.0) {
+            throw Error(fmt::format("{}: {}: a {} joint has no {} parameter", where, name, short_type, name));
+        }
+    }
+    if (joint.limits) {
+        if (!has_param("limits_enabled")) throw Error(where + ": limits: a " + short_type + " joint has no limits");
+        if (!(joint.limits->lower <= joint.limits->upper)) {
+            throw Error(fmt::format("{}: limits: lower ({}) must not exceed upper ({})", where, joint.limits->lower,
+                                    joint.limits->upper));
+        }
+        item["limits_enabled"] = true;
+        item["lower"] = joint.limits->lower;
+        item["upper"] = joint.limits->upper;
+    }
+    if (joint.motor) {
+        if (!has_param("motor_enabled")) throw Error(where + ": motor: a " + short_type + " joint has no motor");
+        item["motor_enabled"] = true;
+        item["motor_velocity"] = joint.motor->velocity;
+        item["motor_max_force"] = joint.motor->max_force;
+    }
+    if (has_param("length")) {
+        const Vec3d d = {origin2[0] - origin1[0], origin2[1] - origin1[1], origin2[2] - origin1[2]};
+        item["length"] = joint.length ? *joint.length : std::sqrt(dot(d, d));
+    }
+    const auto params = pack_params(*plugin, ParamScope::item, item, where);
+    const Attachment frame1 = attach(joint.body1, origin1, frame, where + ": body1");
+    const Attachment frame2 = attach(joint.body2, origin2, frame, where + ": body2");
+    return insert_joint(joint.name, *plugin, params, frame1, frame2);
+}
+
+JointId World::insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,
+                            const Attachment& frame1, const Attachment& frame2) {
+    JointRecord record;
+    record.name = std::move(name);
+    record.frame1 = frame1;
+    record.frame2 = frame2;
+    record.group = joint_group(plugin);
+    JointGroup& g = model_.joint_groups[record.group];
+    record.member = g.count++;
+    g.item_params.insert(g.item_params.end(), params.begin(), params.end());
+    g.joints.push_back(static_cast<uint32_t>(model_.joints.size()));
+    joint_by_name_.emplace(record.name, static_cast<JointId>(model_.joints.size()));
+    model_.joints.push_back(std::move(record));
+    relayout();
+    return static_cast<JointId>(model_.joints.size() - 1);
+}
+
+void World::set_motor_velocity(JointId j, double velocity) {
+    const JointRecord& record = model_.joints.at(j);
+    JointGroup& g = model_.joint_groups[record.group];
+    const PluginRecord& plugin = g.instance.plugin();
+    uint32_t offset = 0;
+    bool found = false;
+    for (const ParamSpec& p : plugin.params) {
+        if (!p.per_item()) continue;
+        if (p.name == "motor_velocity") {
+            found = true;
+            break;
+        }
+        offset += p.length;
+    }
+    if (!found || !std::isfinite(velocity)) {
+        throw Error(fmt::format("joint '{}': set_motor_velocity: {}", record.name,
+                                found ? "must be finite" : "this joint type has no motor"));
+    }
+    g.item_params[record.member * g.item_stride + offset] = velocity;
+}
+
+std::array<double, 2> World::joint_coordinate(JointId j) const {
+    const JointRecord& record = model_.joints.at(j);
+    const JointGroup& g = model_.joint_groups[record.group];
+    const PluginRecord& plugin = g.instance.plugin();
+    if (plugin.joint.coordinate == nullptr) {
+        throw Error(fmt::format("joint '{}': a {} joint has no free coordinate", record.name, plugin.id));
+    }
+    double pose1[7], pose2[7], twist1[6], twist2[6];
+    attachment_frame(record.frame1, pose1, twist1);
+    attachment_frame(record.frame2, pose2, twist2);
+    const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + record.member * g.item_stride,
+                                  pose1, pose2, twist1, twist2};
+    double position = 0.0, velocity = 0.0;
+    if (g.instance.fatal()) {
+        throw Error(fmt::format("joint '{}': {}: coordinate: not called: the instance returned FATAL before",
+                                record.name, describe(plugin)));
+    }
+    const pivot_status status = plugin.joint.coordinate(g.instance.handle(), &batch, &position, &velocity);
+    if (status == PIVOT_FATAL) g.instance.mark_fatal();
+    if (status > PIVOT_WARNING || !std::isfinite(position) || !std::isfinite(velocity)) {
+        throw Error(fmt::format("joint '{}': {}: coordinate failed", record.name, describe(plugin)));
+    }
+    return {position, velocity};
+}
+
+}  // namespace pivot
