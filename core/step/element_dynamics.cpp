@@ -6,7 +6,7 @@
 // Without internal rows Mbar = M and v* = v + h M^-1 f (seed000 2.1,
 // Eq. 2.11a). A block's internal (strain) rows, compliant and bilateral,
 // are eliminated here rather than solved: each row's law c lambda = -phi -
-// d J v+ with phi(q+) = phi + h J v+ (the host's row law, solve_islands.cpp)
+// d J v+ with phi(q+) = phi + h J v+ (the host's row law, assemble_islands.cpp)
 // gives its impulse z_r = -(h gamma / c) J v+ - (h / c) phi, gamma = h + d c;
 // substituted into M v+ = M v + h f + J_A^T z_A:
 //     Mbar = M + J_A^T diag(h gamma / c) J_A + h^2 K,

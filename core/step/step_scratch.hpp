@@ -249,7 +249,7 @@ struct StepScratch {
 
     // Block projections of the islands whose contacts use a projecting
     // friction model (PIVOT_FRICTION_CAP_PROJECTION): every contact of such an
-    // island is a block (solve_islands.cpp).
+    // island is a block (assemble_islands.cpp).
     struct IslandProjection {
         const WorldModel* model = nullptr;
         const StepScratch* scratch = nullptr;
@@ -268,7 +268,7 @@ struct StepScratch {
     std::vector<IslandMass> island_masses;
     std::vector<uint32_t> island_block_index;  // per mass block: its index in the island assembled, or UINT32_MAX
     // kIslandTooLarge: its matrix would exceed WorldSettings::max_assembled_values
-    // and velocity PGS cannot take it: not solved (solve_islands.cpp).
+    // and velocity PGS cannot take it: not solved (assemble_islands.cpp).
     enum IslandSolver : uint8_t {
         kIslandChain = 0,
         kIslandDirect = 1,

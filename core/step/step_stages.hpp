@@ -99,9 +99,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
 // islands.cpp: elements coupled by rows are solved together.
 void find_islands(const WorldModel& model, StepScratch& scratch);
 
-// solve_islands.cpp: per island the problem A z = ... (assembled dense or
-// CSC, as the primary solver reads it), then solved by the chain; impulses
-// for the next warm start; v+ = v* + M^-1 J^T z (into the scratch).
+// assemble_islands.cpp: per island the problem A z = ... (its factored form,
+// and A dense or CSC as the primary solver reads it) and the chain that
+// solves it; solve_islands.cpp: solved by the chain; impulses for the next
+// warm start; v+ = v* + M^-1 J^T z (into the scratch).
 // The matrix A an island's problem carries besides its factored form
 // (plugin_solver.h, ABI 1.4; an island with friction coupling blocks has
 // no factored form and gets CSC for `none`).

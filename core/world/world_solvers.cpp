@@ -1,5 +1,5 @@
 // The solver chains of a world: the world's own, the direct, Newton and
-// large-island chains the engine gives islands to (solve_islands.cpp), their
+// large-island chains the engine gives islands to (assemble_islands.cpp), their
 // clones for the worker threads, and naming another solver between steps.
 #include "world/world.hpp"
 
@@ -20,7 +20,7 @@ void World::make_island_chains() {
     // fallback behind it (an exact solver on thousands of rows takes
     // seconds); it stops early at a residual the chain accepts.
     // Velocity PGS also takes the islands whose matrix would exceed
-    // max_assembled_values, whatever the solver (solve_islands.cpp).
+    // max_assembled_values, whatever the solver (assemble_islands.cpp).
     std::vector<SolverChoice> sweeps;
     if (registry_->find("pivot.solver.velocity_pgs") != nullptr) {
         const nlohmann::json options = {{"max_iterations", std::max<uint32_t>(model_.settings.large_island_sweeps, 1)},

@@ -6,7 +6,7 @@
 // stretch is u = m g c and the spring stores E_el = k u^2 / 2 = (m g)^2 c / 2.
 // The step keeps that equilibrium exactly: with v = 0 and phi = -u, the
 // compliant row's law c lambda = -phi - h J v+ (seed000 2.1) is met by
-// lambda = m g, v+ = 0 (solve_islands.cpp), so velocities stay at rounding.
+// lambda = m g, v+ = 0 (assemble_islands.cpp), so velocities stay at rounding.
 //
 // World::energy() documents Energy::elastic as "J, in compliant rows" and
 // Energy::total() adds it; a user checking energy conservation of a

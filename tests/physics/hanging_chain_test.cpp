@@ -11,7 +11,7 @@
 // joint carries the weight below it, no moment anywhere), so the exact
 // motion is no motion: positions stay at the initial ones, velocities zero.
 //
-// Why the step keeps it (solve_islands.cpp): with phi = 0 and v = 0, the
+// Why the step keeps it (assemble_islands.cpp): with phi = 0 and v = 0, the
 // rigid rows ask J v+ = 0 with v+ = h M^-1 (f_gravity + J^T lambda); the
 // equilibrium lambda makes v+ = 0 and is the unique solution in v+, so a
 // step reproduces the rest state up to the solver's impulse residual

@@ -10,7 +10,7 @@
 //     revolute:  tau_limit = -m g L cos(upper)  (body at L from the hinge)
 //     prismatic: f_limit   = -m g sin(slope)    (component of gravity along the guide)
 //
-// Why the penetration is ~0 (joint_common.hpp, solve_islands.cpp): a limit
+// Why the penetration is ~0 (joint_common.hpp, assemble_islands.cpp): a limit
 // row is written when gap < 2 h |rate| + 1e-9, i.e. whenever the limit can
 // be reached within the step (speculatively, before contact); it is rigid
 // and unilateral, so the step's problem enforces gap + h J v+ >= 0, the
