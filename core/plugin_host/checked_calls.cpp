@@ -1,3 +1,7 @@
+// Every plugin call on the step path, checked (checked_calls.hpp): one
+// function per ABI function, in one file (~530 lines) so that every call
+// checks its status, its guards and its outputs the same way, with the same
+// helpers and the same wording.
 #include "plugin_host/checked_calls.hpp"
 
 #include <cmath>

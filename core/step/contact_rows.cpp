@@ -1,4 +1,5 @@
-// Stage: contacts. For each contact point found by the collision stages the twist Jacobian of the point on each moving body (one
+// Stage: contacts. For each contact point found by the collision stages
+// the twist Jacobian of the point on each moving body (one
 // batched material_frames call per element group), the host's proposal of
 // the normal row (unilateral, position-stabilized, Newton restitution above
 // a threshold speed, the materials' compliance and damping); then one
@@ -7,6 +8,9 @@
 // and explicit impulses, applied to v* at once. Row impulses and the models'
 // per-contact state are remembered by persistent contact id for the next
 // step (warm start, stateful laws).
+// One stage in one file (~550 lines): the points, the friction models'
+// input, the layout of every contact's slots, its rows and the explicit
+// impulses all read and write the same per-contact slots of the scratch.
 #include <algorithm>
 #include <cmath>
 
