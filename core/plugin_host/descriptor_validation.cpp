@@ -68,6 +68,44 @@ bool is_param_name(std::string_view name) {
 
 bool is_integral(double v) { return std::isinf(v) || v == std::floor(v); }
 
+// The role of a parameter of a plugin built before ABI 1.6, which had no
+// role bits: the names the first-party plugins gave those parameters then
+// (the 1.6 changelog of plugin.h promises this reading to those plugins).
+uint32_t role_by_name_before_1_6(const std::string& name) {
+    static const std::pair<const char*, pivot_param_role> kNames[] = {
+        {"compliance", PIVOT_ROLE_COMPLIANCE},         {"damping", PIVOT_ROLE_DAMPING},
+        {"limits_enabled", PIVOT_ROLE_LIMITS_ENABLED}, {"lower", PIVOT_ROLE_LIMIT_LOWER},
+        {"upper", PIVOT_ROLE_LIMIT_UPPER},             {"motor_enabled", PIVOT_ROLE_MOTOR_ENABLED},
+        {"motor_velocity", PIVOT_ROLE_MOTOR_VELOCITY}, {"motor_max_force", PIVOT_ROLE_MOTOR_MAX_FORCE},
+        {"length", PIVOT_ROLE_REST_LENGTH}};
+    for (const auto& [n, role] : kNames) {
+        if (name == n) return role;
+    }
+    return PIVOT_ROLE_NONE;
+}
+
+// A parameter's role (pivot_param_role): from its flags (ABI 1.6), or by
+// its name for an older plugin; a role needs a per-item value of one
+// component, BOOL for the switches and REAL for the others.
+void read_role(const pivot_param_info& raw, uint32_t abi_minor, const std::string& where,
+               std::vector<std::string>& problems, ParamSpec& spec) {
+    const uint32_t role = abi_minor >= 6 ? PIVOT_PARAM_ROLE_OF(raw.flags) : role_by_name_before_1_6(spec.name);
+    if (role == PIVOT_ROLE_NONE) return;
+    if (role > PIVOT_ROLE_REST_LENGTH) {
+        problems.push_back(fmt::format("{}: role {} is not a pivot_param_role", where, role));
+        return;
+    }
+    const bool is_switch = role == PIVOT_ROLE_LIMITS_ENABLED || role == PIVOT_ROLE_MOTOR_ENABLED;
+    const bool fits = spec.per_item() && spec.length == 1 && spec.type == (is_switch ? PIVOT_PARAM_BOOL : PIVOT_PARAM_REAL);
+    if (!fits) {
+        if (abi_minor < 6) return;  // an older plugin's parameter that only shares the name
+        problems.push_back(fmt::format("{}: role {} needs a per-item {} parameter of length 1", where, role,
+                                       is_switch ? "BOOL" : "REAL"));
+        return;
+    }
+    spec.role = role;
+}
+
 // Checks one parameter schema entry; appends problems prefixed by `where`.
 void validate_param(const pivot_param_info& raw, const std::string& where,
                     std::vector<std::string>& problems, ParamSpec& spec) {
@@ -249,6 +287,9 @@ void validate_kind(const pivot_plugin_descriptor& d, const std::string& where,
             if (rec.has(PIVOT_JOINT_CAP_FREE_COORDINATE)) {
                 require(f.coordinate != nullptr, where, "coordinate (declared FREE_COORDINATE)", problems);
             }
+            if (f.frames > PIVOT_JOINT_FRAMES_TWO_ANCHORS) {
+                problems.push_back(fmt::format("{}: frames {} is not a pivot_joint_frames", where, f.frames));
+            }
             return;
         }
         case PIVOT_KIND_FRICTION: {
@@ -423,9 +464,15 @@ ValidatedLibrary validate_library(const pivot_plugin_library* table) {
             ParamSpec spec;
             const auto* entry = reinterpret_cast<const pivot_param_info*>(
                 reinterpret_cast<const unsigned char*>(d->params) + p * stride);
-            validate_param(*entry, fmt::format("{}: parameter #{}", where, p), problems, spec);
+            const std::string at = fmt::format("{}: parameter #{}", where, p);
+            validate_param(*entry, at, problems, spec);
             if (!spec.name.empty() && !names.insert(spec.name).second) {
                 problems.push_back(fmt::format("{}: parameter '{}' is declared twice", where, spec.name));
+            }
+            read_role(*entry, d->abi_minor, at, problems, spec);
+            if (spec.role != PIVOT_ROLE_NONE && param_with_role(rec.params, spec.role) != nullptr) {
+                problems.push_back(fmt::format("{}: parameter '{}': another parameter has role {}", where,
+                                               spec.name, spec.role));
             }
             rec.params.push_back(std::move(spec));
         }

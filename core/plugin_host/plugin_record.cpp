@@ -14,6 +14,23 @@ const pivot_instance_functions& PluginRecord::instance_functions() const {
     return solver.instance;
 }
 
+const ParamSpec* param_with_role(const std::vector<ParamSpec>& params, uint32_t role) {
+    for (const ParamSpec& p : params) {
+        if (p.role == role && p.per_item()) return &p;
+    }
+    return nullptr;
+}
+
+uint32_t item_offset_of_role(const std::vector<ParamSpec>& params, uint32_t role) {
+    uint32_t offset = 0;
+    for (const ParamSpec& p : params) {
+        if (!p.per_item()) continue;
+        if (p.role == role) return offset;
+        offset += p.length;
+    }
+    return UINT32_MAX;
+}
+
 namespace {
 
 uint32_t count_params(const std::vector<ParamSpec>& params, bool per_item) {

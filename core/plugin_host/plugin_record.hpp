@@ -27,9 +27,15 @@ struct ParamSpec {
     double min_value = 0.0;
     double max_value = 0.0;
     std::vector<std::string> choices;  // enum names
+    uint32_t role = PIVOT_ROLE_NONE;   // pivot_param_role (ABI 1.6; by name for older plugins)
 
     bool per_item() const { return (flags & PIVOT_PARAM_PER_ITEM) != 0; }
 };
+
+// The per-item parameter with `role` (pivot_param_role), or null; and its
+// offset among an item's packed values (UINT32_MAX when there is none).
+const ParamSpec* param_with_role(const std::vector<ParamSpec>& params, uint32_t role);
+uint32_t item_offset_of_role(const std::vector<ParamSpec>& params, uint32_t role);
 
 // Owned by the registry through shared_ptr; instances share that ownership,
 // so a record (and its library) stays alive while any instance of it exists.

@@ -80,13 +80,16 @@ CableId World::add_cable(const CableDescription& cable) {
     g.nv = 2 * g.node_nv;
     g.item_stride = plugin->item_param_count();
     g.count = cable.elements;
-    const auto item = pack_params(*plugin, ParamScope::item, nlohmann::json{{"length", element_length}}, where);
-    uint32_t length_param = 0;
-    for (const ParamSpec& p : plugin->params) {
-        if (!p.per_item()) continue;
-        if (p.name == "length") break;
-        length_param += p.length;
+    // The element's reference length: its parameter with that role (ABI 1.6).
+    const ParamSpec* length_spec = param_with_role(plugin->params, PIVOT_ROLE_REST_LENGTH);
+    if (length_spec == nullptr) {
+        throw Error(fmt::format("{}: type: {} has no per-item parameter with the rest-length role, which a cable's "
+                                "elements need",
+                                where, describe(*plugin)));
     }
+    const auto item =
+        pack_params(*plugin, ParamScope::item, nlohmann::json{{length_spec->name, element_length}}, where);
+    const uint32_t length_param = item_offset_of_role(plugin->params, PIVOT_ROLE_REST_LENGTH);
     for (uint32_t e = 0; e < cable.elements; ++e) g.item_params.insert(g.item_params.end(), item.begin(), item.end());
     // Nodes on the straight line, the tangent as each node's x axis.
     const Vec3d axis = {chord[0] / length, chord[1] / length, chord[2] / length};

@@ -66,41 +66,58 @@ JointId World::add_joint(const JointDescription& joint) {
     const std::string id = joint.type.find('.') == std::string::npos ? "pivot.joint." + joint.type : joint.type;
     const PluginRecord* plugin = registry_->find(id);
     if (plugin == nullptr || plugin->kind != PIVOT_KIND_JOINT) {
-        throw Error(fmt::format("{}: type: unknown joint type '{}' (fixed, spherical, revolute, prismatic, "
-                                "cylindrical, universal, distance, or a loaded joint plugin id)",
-                                where, joint.type));
+        std::vector<std::string> loaded;
+        for (const PluginRecord* p : registry_->plugins()) {
+            if (p->kind == PIVOT_KIND_JOINT) loaded.push_back(p->id);
+        }
+        throw Error(fmt::format("{}: type: unknown joint type '{}' (a short name stands for pivot.joint.<name>; "
+                                "joint plugins loaded: {})",
+                                where, joint.type, fmt::join(loaded, ", ")));
     }
     auto finite3 = [&](const Vec3d& v, const char* field) {
         if (!all_finite(v.data(), 3)) throw Error(fmt::format("{}: {}: must be 3 finite numbers", where, field));
     };
-    // Frames in world coordinates, coinciding at the initial configuration.
+    // Frames in world coordinates, coinciding at the initial configuration,
+    // placed as the plugin says (pivot_joint_functions.frames, ABI 1.6).
     Vec3d origin1 = joint.anchor, origin2 = joint.anchor;
     Quatd frame = {1, 0, 0, 0};
     const std::string short_type = id.substr(id.rfind('.') + 1);
-    if (short_type == "distance") {
-        finite3(joint.anchor1, "anchor1");
-        finite3(joint.anchor2, "anchor2");
-        origin1 = joint.anchor1;
-        origin2 = joint.anchor2;
-    } else if (short_type == "universal") {
-        finite3(joint.anchor, "anchor");
-        const Vec3d a1 = normalized(joint.axis1, where + ": axis1");
-        const Vec3d a2 = normalized(joint.axis2, where + ": axis2");
-        if (std::abs(dot(a1, a2)) > 1e-6) throw Error(where + ": axis1 and axis2 must be perpendicular");
-        frame = quaternion_from_axes(a1, a2, cross(a1, a2));
-    } else if (short_type == "prismatic") {
-        // No anchor: the frames sit at body 2's centre of mass (or body 1's).
-        const std::string& on = joint.body2 != "world" ? joint.body2 : joint.body1;
-        if (on != "world") {
-            const auto p = position(body(on));
-            origin1 = origin2 = p;
+    uint32_t frames = plugin->joint.frames;
+    if (frames == 0) {  // a plugin before 1.6: the anchor, and the axis of a free coordinate
+        frames = plugin->has(PIVOT_JOINT_CAP_FREE_COORDINATE) ? PIVOT_JOINT_FRAMES_AXIS : PIVOT_JOINT_FRAMES_ANCHOR;
+    }
+    switch (frames) {
+        case PIVOT_JOINT_FRAMES_TWO_ANCHORS:
+            finite3(joint.anchor1, "anchor1");
+            finite3(joint.anchor2, "anchor2");
+            origin1 = joint.anchor1;
+            origin2 = joint.anchor2;
+            break;
+        case PIVOT_JOINT_FRAMES_TWO_AXES: {
+            finite3(joint.anchor, "anchor");
+            const Vec3d a1 = normalized(joint.axis1, where + ": axis1");
+            const Vec3d a2 = normalized(joint.axis2, where + ": axis2");
+            if (std::abs(dot(a1, a2)) > 1e-6) throw Error(where + ": axis1 and axis2 must be perpendicular");
+            frame = quaternion_from_axes(a1, a2, cross(a1, a2));
+            break;
         }
-        frame = frame_with_x(normalized(joint.axis, where + ": axis"));
-    } else {
-        finite3(joint.anchor, "anchor");
-        if (short_type == "revolute" || short_type == "cylindrical" || plugin->has(PIVOT_JOINT_CAP_FREE_COORDINATE)) {
+        case PIVOT_JOINT_FRAMES_AXIS_AT_BODY: {
+            // No anchor: the frames sit at body 2's centre of mass (or body 1's).
+            const std::string& on = joint.body2 != "world" ? joint.body2 : joint.body1;
+            if (on != "world") {
+                const auto p = position(body(on));
+                origin1 = origin2 = p;
+            }
             frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+            break;
         }
+        case PIVOT_JOINT_FRAMES_AXIS:
+            finite3(joint.anchor, "anchor");
+            frame = frame_with_x(normalized(joint.axis, where + ": axis"));
+            break;
+        default:  // PIVOT_JOINT_FRAMES_ANCHOR (the registry refuses other values)
+            finite3(joint.anchor, "anchor");
+            break;
     }
     if (!(joint.compliance >= 0.0) || !std::isfinite(joint.compliance)) {
         throw Error(fmt::format("{}: compliance: must be >= 0, got {}", where, joint.compliance));
@@ -108,39 +125,46 @@ JointId World::add_joint(const JointDescription& joint) {
     if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) {
         throw Error(fmt::format("{}: damping: must be >= 0, got {}", where, joint.damping));
     }
-    auto has_param = [&](const char* name) {
-        return std::any_of(plugin->params.begin(), plugin->params.end(),
-                           [&](const ParamSpec& p) { return p.name == name && p.per_item(); });
+    // The description's values go to the parameters with their roles
+    // (pivot_param_role, ABI 1.6), whatever the plugin names them.
+    nlohmann::json item = nlohmann::json::object();
+    const auto set = [&](pivot_param_role role, const nlohmann::json& value) {
+        item[param_with_role(plugin->params, role)->name] = value;
     };
+    const auto has = [&](pivot_param_role role) { return param_with_role(plugin->params, role) != nullptr; };
     // Compliance and damping go to the joints that take them (every
     // first-party joint); another plugin's joint without them is rigid.
-    nlohmann::json item = nlohmann::json::object();
-    for (const auto& [name, value] : {std::pair{"compliance", joint.compliance}, std::pair{"damping", joint.damping}}) {
-        if (has_param(name)) {
-            item[name] = value;
+    for (const auto& [role, value, field] : {std::tuple{PIVOT_ROLE_COMPLIANCE, joint.compliance, "compliance"},
+                                             std::tuple{PIVOT_ROLE_DAMPING, joint.damping, "damping"}}) {
+        if (has(role)) {
+            set(role, value);
         } else if (value != 0.0) {
-            throw Error(fmt::format("{}: {}: a {} joint has no {} parameter", where, name, short_type, name));
+            throw Error(fmt::format("{}: {}: a {} joint has no {} parameter", where, field, short_type, field));
         }
     }
     if (joint.limits) {
-        if (!has_param("limits_enabled")) throw Error(where + ": limits: a " + short_type + " joint has no limits");
+        if (!has(PIVOT_ROLE_LIMITS_ENABLED) || !has(PIVOT_ROLE_LIMIT_LOWER) || !has(PIVOT_ROLE_LIMIT_UPPER)) {
+            throw Error(where + ": limits: a " + short_type + " joint has no limits");
+        }
         if (!(joint.limits->lower <= joint.limits->upper)) {
             throw Error(fmt::format("{}: limits: lower ({}) must not exceed upper ({})", where, joint.limits->lower,
                                     joint.limits->upper));
         }
-        item["limits_enabled"] = true;
-        item["lower"] = joint.limits->lower;
-        item["upper"] = joint.limits->upper;
+        set(PIVOT_ROLE_LIMITS_ENABLED, true);
+        set(PIVOT_ROLE_LIMIT_LOWER, joint.limits->lower);
+        set(PIVOT_ROLE_LIMIT_UPPER, joint.limits->upper);
     }
     if (joint.motor) {
-        if (!has_param("motor_enabled")) throw Error(where + ": motor: a " + short_type + " joint has no motor");
-        item["motor_enabled"] = true;
-        item["motor_velocity"] = joint.motor->velocity;
-        item["motor_max_force"] = joint.motor->max_force;
+        if (!has(PIVOT_ROLE_MOTOR_ENABLED) || !has(PIVOT_ROLE_MOTOR_VELOCITY) || !has(PIVOT_ROLE_MOTOR_MAX_FORCE)) {
+            throw Error(where + ": motor: a " + short_type + " joint has no motor");
+        }
+        set(PIVOT_ROLE_MOTOR_ENABLED, true);
+        set(PIVOT_ROLE_MOTOR_VELOCITY, joint.motor->velocity);
+        set(PIVOT_ROLE_MOTOR_MAX_FORCE, joint.motor->max_force);
     }
-    if (has_param("length")) {
+    if (has(PIVOT_ROLE_REST_LENGTH)) {
         const Vec3d d = {origin2[0] - origin1[0], origin2[1] - origin1[1], origin2[2] - origin1[2]};
-        item["length"] = joint.length ? *joint.length : std::sqrt(dot(d, d));
+        set(PIVOT_ROLE_REST_LENGTH, joint.length ? *joint.length : std::sqrt(dot(d, d)));
     }
     const auto params = pack_params(*plugin, ParamScope::item, item, where);
     const Attachment frame1 = attach(joint.body1, origin1, frame, where + ": body1");
@@ -168,17 +192,8 @@ JointId World::insert_joint(std::string name, const PluginRecord& plugin, const 
 void World::set_motor_velocity(JointId j, double velocity) {
     const JointRecord& record = model_.joints.at(j);
     JointGroup& g = model_.joint_groups[record.group];
-    const PluginRecord& plugin = g.instance.plugin();
-    uint32_t offset = 0;
-    bool found = false;
-    for (const ParamSpec& p : plugin.params) {
-        if (!p.per_item()) continue;
-        if (p.name == "motor_velocity") {
-            found = true;
-            break;
-        }
-        offset += p.length;
-    }
+    const uint32_t offset = item_offset_of_role(g.instance.plugin().params, PIVOT_ROLE_MOTOR_VELOCITY);
+    const bool found = offset != UINT32_MAX;
     if (!found || !std::isfinite(velocity)) {
         throw Error(fmt::format("joint '{}': set_motor_velocity: {}", record.name,
                                 found ? "must be finite" : "this joint type has no motor"));

@@ -557,7 +557,8 @@ const pivot_param_info kParams[] = {
      "scale of the tension's geometric stiffness in the implicit step (internal_stiffness): 1 stabilizes thin, "
      "highly tensioned cables at large steps but damps their swinging; 0 = none (the thesis's method)", 0.0, 0.0,
      1.0, nullptr, 0, 0},
-    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_MIN_EXCLUSIVE, "length", "m",
+    {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1,
+     PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_MIN_EXCLUSIVE | PIVOT_PARAM_ROLE(PIVOT_ROLE_REST_LENGTH), "length", "m",
      "reference (stress-free) length L of the element", 1.0, 0.0, HUGE_VAL, nullptr, 0, 0},
 };
 

@@ -15,6 +15,7 @@ namespace {
 struct Cylindrical {
     static constexpr const char* kId = "pivot.joint.cylindrical";
     static constexpr uint32_t kMaxRows = 6;  // 4 equality + 1 limit + 1 motor
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_AXIS;
     static constexpr uint32_t kParamCount = kFreeCoordinateParamCount;
 
     static FreeCoordinate coordinate(const Frame& f1, const Frame& f2) { return translation_along_x(f1, f2); }

@@ -20,6 +20,7 @@ constexpr double kDegenerateDistance = 1e-12;  // m
 struct Distance {
     static constexpr const char* kId = "pivot.joint.distance";
     static constexpr uint32_t kMaxRows = 1;
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_TWO_ANCHORS;
     static constexpr uint32_t kParamCount = kCommonParamCount + 1;
 
     static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {
@@ -37,7 +38,7 @@ const pivot_param_info kParams[] = {
     damping_param(),
     item_param(PIVOT_PARAM_REAL, "length", "m",
                "rest distance between the anchors (the host uses the initial distance when the scene gives none)",
-               0.0, 0.0, kInf),
+               0.0, 0.0, kInf, PIVOT_ROLE_REST_LENGTH),
 };
 
 const pivot_joint_functions kFunctions = joint_functions<Distance>();

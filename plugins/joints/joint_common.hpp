@@ -146,18 +146,22 @@ constexpr uint32_t kMotorVelocity = 6;
 constexpr uint32_t kMotorMaxForce = 7;
 constexpr uint32_t kFreeCoordinateParamCount = 8;
 
+// A per-item parameter; `role` (ABI 1.6) tells the host what it is, so that
+// a joint description's compliance, limits, motor and length reach it.
 constexpr pivot_param_info item_param(uint32_t type, const char* name, const char* unit, const char* doc,
-                                      double default_value, double min_value, double max_value) {
-    return pivot_param_info{sizeof(pivot_param_info), type, 1, PIVOT_PARAM_PER_ITEM, name, unit, doc,
-                            default_value, min_value, max_value, nullptr, 0, 0};
+                                      double default_value, double min_value, double max_value,
+                                      pivot_param_role role = PIVOT_ROLE_NONE) {
+    return pivot_param_info{sizeof(pivot_param_info), type, 1, PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_ROLE(role), name,
+                            unit, doc, default_value, min_value, max_value, nullptr, 0, 0};
 }
 
 constexpr pivot_param_info compliance_param(const char* doc) {
-    return item_param(PIVOT_PARAM_REAL, "compliance", "m/N", doc, 0.0, 0.0, kInf);
+    return item_param(PIVOT_PARAM_REAL, "compliance", "m/N", doc, 0.0, 0.0, kInf, PIVOT_ROLE_COMPLIANCE);
 }
 constexpr pivot_param_info damping_param() {
     return item_param(PIVOT_PARAM_REAL, "damping", "N s/m",
-                      "damping of the equality rows (N m s/rad for angular rows); 0 = none", 0.0, 0.0, kInf);
+                      "damping of the equality rows (N m s/rad for angular rows); 0 = none", 0.0, 0.0, kInf,
+                      PIVOT_ROLE_DAMPING);
 }
 
 // The units and words of a free coordinate, for its six parameters.
@@ -174,23 +178,26 @@ struct CoordinateSchema {
 // The six free-coordinate parameters, in schema order, as entries 2..7.
 constexpr pivot_param_info limits_enabled_param() {
     return item_param(PIVOT_PARAM_BOOL, "limits_enabled", "", "keep the free coordinate within [lower, upper]", 0.0,
-                      0.0, 1.0);
+                      0.0, 1.0, PIVOT_ROLE_LIMITS_ENABLED);
 }
 constexpr pivot_param_info lower_param(const CoordinateSchema& s) {
-    return item_param(PIVOT_PARAM_REAL, "lower", s.unit, s.lower_doc, 0.0, -kInf, kInf);
+    return item_param(PIVOT_PARAM_REAL, "lower", s.unit, s.lower_doc, 0.0, -kInf, kInf, PIVOT_ROLE_LIMIT_LOWER);
 }
 constexpr pivot_param_info upper_param(const CoordinateSchema& s) {
-    return item_param(PIVOT_PARAM_REAL, "upper", s.unit, s.upper_doc, 0.0, -kInf, kInf);
+    return item_param(PIVOT_PARAM_REAL, "upper", s.unit, s.upper_doc, 0.0, -kInf, kInf, PIVOT_ROLE_LIMIT_UPPER);
 }
 constexpr pivot_param_info motor_enabled_param() {
     return item_param(PIVOT_PARAM_BOOL, "motor_enabled", "",
-                      "drive the rate of the free coordinate toward motor_velocity", 0.0, 0.0, 1.0);
+                      "drive the rate of the free coordinate toward motor_velocity", 0.0, 0.0, 1.0,
+                      PIVOT_ROLE_MOTOR_ENABLED);
 }
 constexpr pivot_param_info motor_velocity_param(const CoordinateSchema& s) {
-    return item_param(PIVOT_PARAM_REAL, "motor_velocity", s.rate_unit, s.velocity_doc, 0.0, -kInf, kInf);
+    return item_param(PIVOT_PARAM_REAL, "motor_velocity", s.rate_unit, s.velocity_doc, 0.0, -kInf, kInf,
+                      PIVOT_ROLE_MOTOR_VELOCITY);
 }
 constexpr pivot_param_info motor_max_force_param(const CoordinateSchema& s) {
-    return item_param(PIVOT_PARAM_REAL, "motor_max_force", s.force_unit, s.force_doc, 0.0, 0.0, kInf);
+    return item_param(PIVOT_PARAM_REAL, "motor_max_force", s.force_unit, s.force_doc, 0.0, 0.0, kInf,
+                      PIVOT_ROLE_MOTOR_MAX_FORCE);
 }
 
 // Compliance and damping of one joint's equality rows.
@@ -476,12 +483,16 @@ void write_free_coordinate_rows(RowWriter& out, const Frame& f1, const Frame& f2
 template <class Joint>
 constexpr pivot_joint_functions joint_functions() {
     return pivot_joint_functions{sizeof(pivot_joint_functions), Joint::kMaxRows, kInstanceFunctions,
-                                 joint_rows<Joint>, nullptr, joint_geometric_stiffness<Joint>};
+                                 joint_rows<Joint>, nullptr, joint_geometric_stiffness<Joint>, Joint::kFrames, 0};
 }
 template <class Joint>
 constexpr pivot_joint_functions free_coordinate_joint_functions() {
     return pivot_joint_functions{sizeof(pivot_joint_functions), Joint::kMaxRows, kInstanceFunctions,
-                                 joint_rows<Joint>, joint_coordinate<Joint>, joint_geometric_stiffness<Joint>};
+                                 joint_rows<Joint>,
+                                 joint_coordinate<Joint>,
+                                 joint_geometric_stiffness<Joint>,
+                                 Joint::kFrames,
+                                 0};
 }
 
 constexpr uint64_t kFreeCoordinateCaps =

@@ -14,6 +14,7 @@ namespace {
 struct Prismatic {
     static constexpr const char* kId = "pivot.joint.prismatic";
     static constexpr uint32_t kMaxRows = 7;  // 5 equality + 1 limit + 1 motor
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_AXIS_AT_BODY;
     static constexpr uint32_t kParamCount = kFreeCoordinateParamCount;
 
     static FreeCoordinate coordinate(const Frame& f1, const Frame& f2) { return translation_along_x(f1, f2); }

@@ -16,6 +16,7 @@ namespace {
 struct Revolute {
     static constexpr const char* kId = "pivot.joint.revolute";
     static constexpr uint32_t kMaxRows = 7;  // 5 equality + 1 limit + 1 motor
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_AXIS;
     static constexpr uint32_t kParamCount = kFreeCoordinateParamCount;
 
     static FreeCoordinate coordinate(const Frame& f1, const Frame& f2) { return angle_about_x(f1, f2); }

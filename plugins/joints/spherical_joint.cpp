@@ -11,6 +11,7 @@ namespace {
 struct Spherical {
     static constexpr const char* kId = "pivot.joint.spherical";
     static constexpr uint32_t kMaxRows = 3;
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_ANCHOR;
     static constexpr uint32_t kParamCount = kCommonParamCount;
 
     static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {

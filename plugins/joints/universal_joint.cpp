@@ -14,6 +14,7 @@ namespace {
 struct Universal {
     static constexpr const char* kId = "pivot.joint.universal";
     static constexpr uint32_t kMaxRows = 4;
+    static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_TWO_AXES;
     static constexpr uint32_t kParamCount = kCommonParamCount;
 
     static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {

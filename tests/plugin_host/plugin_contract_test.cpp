@@ -95,6 +95,60 @@ TEST(PluginContract, AFatalInstanceIsNotCalledAgain) {
     }
 }
 
+// Parameter roles (ABI 1.6): a joint description's motor reaches the
+// parameters with the motor roles whatever their names (test.joint.drive:
+// use_drive, drive_speed, drive_force), and by the old names for a plugin
+// built before roles (test.joint.drive_1_5); set_motor_velocity finds the
+// velocity by its role. The drive's row holds the relative x velocity at
+// the motor's speed within +-100 N (an impulse of 1 N s at h = 0.01 s, more
+// than the 0.5 N s needed), solved exactly: v_x is the speed to 1e-12 m/s.
+// A joint without motor roles refuses a motor.
+TEST(PluginContract, AMotorReachesTheParametersWithTheMotorRoles) {
+    for (const char* type : {"test.joint.drive", "test.joint.drive_1_5"}) {
+        WorldSettings settings;
+        settings.timestep = 0.01;
+        settings.gravity = {0.0, 0.0, 0.0};
+        World world(registry(), settings);
+        BodyDescription body;
+        body.name = "carriage";
+        body.mass = 1.0;
+        body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+        world.add_body(body);
+        JointDescription joint;
+        joint.name = "drive";
+        joint.type = type;
+        joint.body1 = "world";
+        joint.body2 = "carriage";
+        joint.motor = JointMotor{0.3, 100.0};
+        const JointId j = world.add_joint(joint);
+        world.step();
+        EXPECT_NEAR(world.linear_velocity(0)[0], 0.3, 1e-12) << type;
+        world.set_motor_velocity(j, -0.2);
+        world.step();
+        EXPECT_NEAR(world.linear_velocity(0)[0], -0.2, 1e-12) << type;
+    }
+    WorldSettings settings;
+    World world(registry(), settings);
+    BodyDescription body;
+    body.name = "carriage";
+    body.mass = 1.0;
+    body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+    world.add_body(body);
+    JointDescription joint;
+    joint.name = "clock";
+    joint.type = "test.joint.clock";
+    joint.body1 = "world";
+    joint.body2 = "carriage";
+    joint.motor = JointMotor{0.3, 100.0};
+    try {
+        world.add_joint(joint);
+        FAIL() << "a motor on a joint without motor roles was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("joint 'clock': motor: a clock joint has no motor"), std::string::npos)
+            << e.what();
+    }
+}
+
 // OUT_OF_MEMORY with WARNING: the answer is refused because the report
 // says the problem was not solved, the status read as what it is.
 TEST(PluginContract, OutOfMemoryIsASolveStatus) {

@@ -131,7 +131,7 @@ static const pivot_param_info ball_params[] = {
         .struct_size = sizeof(pivot_param_info),
         .type = PIVOT_PARAM_REAL,
         .length = 1u,
-        .flags = PIVOT_PARAM_PER_ITEM,
+        .flags = PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_ROLE(PIVOT_ROLE_COMPLIANCE),
         .name = "compliance",
         .unit = "m/N",
         .doc = "compliance of the three position rows (0 = rigid)",

@@ -83,6 +83,21 @@
  *                and the tail fields pivot_factored_problem.mass and
  *                mass_offset (Mbar per block, dense; absent for a block
  *                the host keeps only factored, a cable's).
+ * 1.6 (2026-11)  Parameter roles: what a per-item parameter means to the
+ *                host, in bits 16..23 of pivot_param_info.flags
+ *                (PIVOT_PARAM_ROLE, pivot_param_role; 0 = none): the
+ *                host fills a joint's compliance, damping, limits, motor
+ *                and rest length, and an element's rest length, into the
+ *                parameters with those roles, whatever their names. And
+ *                the joint tail field pivot_joint_functions.frames (how a
+ *                joint's frames are placed from a description: anchor,
+ *                axis, two axes, two anchors). Plugins built before 1.6
+ *                have neither: their parameters are filled by the names
+ *                the first-party plugins used (compliance, damping,
+ *                limits_enabled, lower, upper, motor_enabled,
+ *                motor_velocity, motor_max_force, length), their frames
+ *                placed at the anchor (and along the axis with
+ *                PIVOT_JOINT_CAP_FREE_COORDINATE).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -152,7 +167,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 5u
+#define PIVOT_ABI_MINOR 6u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"
@@ -254,6 +269,30 @@ typedef enum pivot_param_type {
 #define PIVOT_PARAM_PER_ITEM 0x1u      /* one value per item (body, joint), not per instance */
 #define PIVOT_PARAM_MIN_EXCLUSIVE 0x2u /* value > min_value rather than >=  */
 #define PIVOT_PARAM_MAX_EXCLUSIVE 0x4u /* value < max_value rather than <=  */
+/* ABI 1.6: bits 16..23 of flags give the parameter's role (pivot_param_role),
+   e.g. PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_ROLE(PIVOT_ROLE_COMPLIANCE). */
+#define PIVOT_PARAM_ROLE(role) (((uint32_t)(role) & 0xFFu) << 16)
+#define PIVOT_PARAM_ROLE_OF(flags) (((uint32_t)(flags) >> 16) & 0xFFu)
+
+/* What a per-item parameter means to the host (ABI 1.6), which fills it
+   from the item's description (a scene's joint or cable, the C API's
+   pivot_joint_desc) whatever its name; at most one parameter per role,
+   length 1. Joints: */
+typedef enum pivot_param_role {
+    PIVOT_ROLE_NONE = 0,
+    PIVOT_ROLE_COMPLIANCE = 1,      /* REAL: the rows' compliance (m/N or rad/(N m))    */
+    PIVOT_ROLE_DAMPING = 2,         /* REAL: the rows' damping                          */
+    PIVOT_ROLE_LIMITS_ENABLED = 3,  /* BOOL: the free coordinate's limits are on        */
+    PIVOT_ROLE_LIMIT_LOWER = 4,     /* REAL: its lower limit (m or rad)                 */
+    PIVOT_ROLE_LIMIT_UPPER = 5,     /* REAL: its upper limit                            */
+    PIVOT_ROLE_MOTOR_ENABLED = 6,   /* BOOL: the free coordinate's motor is on          */
+    PIVOT_ROLE_MOTOR_VELOCITY = 7,  /* REAL: its target rate (m/s or rad/s); the host
+                                       changes it between steps (set_motor_velocity)  */
+    PIVOT_ROLE_MOTOR_MAX_FORCE = 8, /* REAL: its force bound (N or N m)                 */
+    PIVOT_ROLE_REST_LENGTH = 9      /* REAL: a distance joint's length (the initial
+                                       distance unless given); an element's
+                                       reference length (a cable's elements)         */
+} pivot_param_role;
 
 /*
  * One parameter of a plugin. The host validates every value against this

@@ -95,7 +95,29 @@ typedef struct pivot_joint_functions {
     pivot_status (*geometric_stiffness)(const void* instance, const pivot_joint_batch* batch,
                                         const pivot_step_info* step, const double* forces,
                                         double* stiffness);
+
+    /* ---- ABI 1.6 ---------------------------------------------------------- */
+
+    /* How the host places the joint's two frames from a description
+       (pivot_joint_frames; 0 = absent: at the anchor, along the axis when
+       the joint declares PIVOT_JOINT_CAP_FREE_COORDINATE). Both frames
+       coincide at the initial configuration, except with TWO_ANCHORS. */
+    uint32_t frames;
+    uint32_t reserved; /* zero */
 } pivot_joint_functions;
+
+/* pivot_joint_functions.frames (ABI 1.6). */
+typedef enum pivot_joint_frames {
+    PIVOT_JOINT_FRAMES_ANCHOR = 1,         /* at the anchor, world-aligned (ball, weld)   */
+    PIVOT_JOINT_FRAMES_AXIS = 2,           /* at the anchor, x along the axis (hinge)      */
+    PIVOT_JOINT_FRAMES_AXIS_AT_BODY = 3,   /* x along the axis, at body 2's centre of mass
+                                              (body 1's when body 2 is the world): no anchor
+                                              (slider)                                     */
+    PIVOT_JOINT_FRAMES_TWO_AXES = 4,       /* at the anchor, x along axis1, y along axis2
+                                              (perpendicular; a cardan joint)             */
+    PIVOT_JOINT_FRAMES_TWO_ANCHORS = 5     /* frame 1 at anchor1, frame 2 at anchor2,
+                                              world-aligned (a rope of fixed length)      */
+} pivot_joint_frames;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,198 @@
+/*
+ * test_joint_drive.c - test plugin: a drive along x, to show parameter roles.
+ *
+ * "test.joint.drive" (ABI 1.6): one row per joint on the x velocity of
+ * frame 2 relative to frame 1. Its per-item parameters have names of its
+ * own and say what they are through their roles (pivot_param_role):
+ * softness (COMPLIANCE), use_drive (MOTOR_ENABLED), drive_speed
+ * (MOTOR_VELOCITY), drive_force (MOTOR_MAX_FORCE). With the drive on the row
+ * drives the relative x velocity to drive_speed within +-drive_force;
+ * off, it holds it at zero.
+ * "test.joint.drive_1_5": the same joint declared as built for ABI 1.5, with
+ * no roles and the parameter names the first-party joints used then
+ * (compliance, motor_enabled, motor_velocity, motor_max_force), which the
+ * host reads as those roles.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pivot/plugin_joint.h"
+
+typedef struct drive_joint_instance {
+    const pivot_host* host;
+} drive_joint_instance;
+
+static pivot_status drive_create(const pivot_host* host, const double* params, uint32_t param_count,
+                               void** out_instance)
+{
+    drive_joint_instance* self;
+    (void)params;
+    if (out_instance == NULL) {
+        return PIVOT_ERROR;
+    }
+    *out_instance = NULL;
+    if (param_count != 0u) {
+        return PIVOT_ERROR;
+    }
+    self = (drive_joint_instance*)malloc(sizeof *self);
+    if (self == NULL) {
+        return PIVOT_ERROR;
+    }
+    self->host = host;
+    *out_instance = self;
+    return PIVOT_OK;
+}
+
+static void drive_destroy(void* instance)
+{
+    free(instance);
+}
+
+static pivot_status drive_clone(const void* instance, void** out_copy)
+{
+    drive_joint_instance* copy;
+    if (instance == NULL || out_copy == NULL) {
+        return PIVOT_ERROR;
+    }
+    *out_copy = NULL;
+    copy = (drive_joint_instance*)malloc(sizeof *copy);
+    if (copy == NULL) {
+        return PIVOT_ERROR;
+    }
+    memcpy(copy, instance, sizeof *copy);
+    *out_copy = copy;
+    return PIVOT_OK;
+}
+
+static pivot_status drive_rows(const void* instance, const pivot_joint_batch* batch,
+                               const pivot_step_info* step, pivot_row* rows, double* jacobians,
+                               uint32_t* row_counts)
+{
+    uint32_t j, c;
+    (void)instance;
+    (void)step;
+    if (batch == NULL || (batch->count > 0u && (batch->item_params == NULL || batch->item_param_stride < 4u))) {
+        return PIVOT_ERROR;
+    }
+    if (batch->count > 0u && (rows == NULL || jacobians == NULL || row_counts == NULL)) {
+        return PIVOT_ERROR;
+    }
+    for (j = 0; j < batch->count; ++j) {
+        const double* p = batch->item_params + (size_t)j * batch->item_param_stride;
+        const int drive = p[1] != 0.0;
+        double* jac = jacobians + (size_t)j * PIVOT_JOINT_JACOBIAN_WIDTH;
+        rows[j].violation = 0.0;
+        rows[j].target_velocity = drive ? p[2] : 0.0;
+        rows[j].compliance = drive ? 0.0 : p[0];
+        rows[j].damping = 0.0;
+        rows[j].lower = drive ? -p[3] : -HUGE_VAL;
+        rows[j].upper = drive ? p[3] : HUGE_VAL;
+        rows[j].findex = -1;
+        rows[j].flags = PIVOT_ROW_NO_STABILIZATION;
+        for (c = 0; c < PIVOT_JOINT_JACOBIAN_WIDTH; ++c) {
+            jac[c] = 0.0;
+        }
+        jac[0] = -1.0; /* -e_x on frame 1's linear velocity */
+        jac[6] = 1.0;  /* +e_x on frame 2's linear velocity */
+        row_counts[j] = 1u;
+    }
+    return PIVOT_OK;
+}
+
+static const pivot_joint_functions joint_functions = {
+    .struct_size = sizeof(pivot_joint_functions),
+    .max_rows_per_joint = 1u,
+    .instance =
+        {
+            .create = drive_create,
+            .destroy = drive_destroy,
+            .clone = drive_clone,
+            .reset = NULL,
+            .set_params = NULL,
+            .state_size = NULL,
+            .save_state = NULL,
+            .load_state = NULL,
+        },
+    .rows = drive_rows,
+    .coordinate = NULL,
+    .geometric_stiffness = NULL,
+    .frames = PIVOT_JOINT_FRAMES_ANCHOR,
+    .reserved = 0u,
+};
+
+/* One per-item parameter of length 1, default 0. */
+#define DRIVE_PARAM(param_name, param_type, param_unit, param_min, param_max, param_flags)                \
+    {                                                                                                 \
+        .struct_size = sizeof(pivot_param_info), .type = (param_type), .length = 1u,                  \
+        .flags = PIVOT_PARAM_PER_ITEM | (param_flags), .name = (param_name), .unit = (param_unit),    \
+        .doc = "test parameter", .default_value = 0.0, .min_value = (param_min),                      \
+        .max_value = (param_max), .choices = NULL, .choice_count = 0u, .reserved = 0u                 \
+    }
+
+static const pivot_param_info drive_params[] = {
+    DRIVE_PARAM("softness", PIVOT_PARAM_REAL, "m/N", 0.0, HUGE_VAL, PIVOT_PARAM_ROLE(PIVOT_ROLE_COMPLIANCE)),
+    DRIVE_PARAM("use_drive", PIVOT_PARAM_BOOL, "", 0.0, 1.0, PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_ENABLED)),
+    DRIVE_PARAM("drive_speed", PIVOT_PARAM_REAL, "m/s", -HUGE_VAL, HUGE_VAL,
+                PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_VELOCITY)),
+    DRIVE_PARAM("drive_force", PIVOT_PARAM_REAL, "N", 0.0, HUGE_VAL, PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_MAX_FORCE)),
+};
+
+static const pivot_param_info drive_params_1_5[] = {
+    DRIVE_PARAM("compliance", PIVOT_PARAM_REAL, "m/N", 0.0, HUGE_VAL, 0u),
+    DRIVE_PARAM("motor_enabled", PIVOT_PARAM_BOOL, "", 0.0, 1.0, 0u),
+    DRIVE_PARAM("motor_velocity", PIVOT_PARAM_REAL, "m/s", -HUGE_VAL, HUGE_VAL, 0u),
+    DRIVE_PARAM("motor_max_force", PIVOT_PARAM_REAL, "N", 0.0, HUGE_VAL, 0u),
+};
+
+static const pivot_plugin_descriptor descriptor = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_JOINT,
+    .id = "test.joint.drive",
+    .name = "Drive joint (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "Drives the relative x velocity; parameters with roles",
+    .capabilities = PIVOT_JOINT_CAP_MOTOR,
+    .params = drive_params,
+    .param_count = (uint32_t)(sizeof drive_params / sizeof drive_params[0]),
+    .reserved = 0u,
+    .functions = &joint_functions,
+};
+
+static const pivot_plugin_descriptor descriptor_1_5 = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = 5u, /* as if built before roles */
+    .kind = PIVOT_KIND_JOINT,
+    .id = "test.joint.drive_1_5",
+    .name = "Drive joint, ABI 1.5 (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "The same drive, parameters named as before ABI 1.6",
+    .capabilities = PIVOT_JOINT_CAP_MOTOR,
+    .params = drive_params_1_5,
+    .param_count = (uint32_t)(sizeof drive_params_1_5 / sizeof drive_params_1_5[0]),
+    .reserved = 0u,
+    .functions = &joint_functions,
+};
+
+static const pivot_plugin_descriptor* const plugins[] = {&descriptor, &descriptor_1_5};
+
+static const pivot_plugin_library library = {
+    .struct_size = sizeof(pivot_plugin_library),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .plugin_count = 2u,
+    .plugins = plugins,
+    .init = NULL,
+    .deinit = NULL,
+};
+
+PIVOT_PLUGIN_ENTRY
+{
+    (void)host_abi_minor;
+    return host_abi_major == PIVOT_ABI_MAJOR ? &library : NULL;
+}
