@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -38,8 +39,10 @@ PluginRegistry& registry() {
     return r;
 }
 
-// A 1 kg body at the origin, without gravity, on a joint of `type` to the world.
-std::unique_ptr<World> world_with_joint(const std::string& type, double timestep) {
+// A 1 kg body at the origin, without gravity, on a joint "drive" of `type`
+// to the world, with `motor` when given.
+std::unique_ptr<World> world_with_joint(const std::string& type, double timestep,
+                                        std::optional<JointMotor> motor = std::nullopt) {
     WorldSettings settings;
     settings.timestep = timestep;
     settings.gravity = {0.0, 0.0, 0.0};
@@ -54,6 +57,7 @@ std::unique_ptr<World> world_with_joint(const std::string& type, double timestep
     joint.type = type;
     joint.body1 = "world";
     joint.body2 = "slider";
+    joint.motor = motor;
     world->add_joint(joint);
     return world;
 }
@@ -105,46 +109,18 @@ TEST(PluginContract, AFatalInstanceIsNotCalledAgain) {
 // A joint without motor roles refuses a motor.
 TEST(PluginContract, AMotorReachesTheParametersWithTheMotorRoles) {
     for (const char* type : {"test.joint.drive", "test.joint.drive_1_5"}) {
-        WorldSettings settings;
-        settings.timestep = 0.01;
-        settings.gravity = {0.0, 0.0, 0.0};
-        World world(registry(), settings);
-        BodyDescription body;
-        body.name = "carriage";
-        body.mass = 1.0;
-        body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
-        world.add_body(body);
-        JointDescription joint;
-        joint.name = "drive";
-        joint.type = type;
-        joint.body1 = "world";
-        joint.body2 = "carriage";
-        joint.motor = JointMotor{0.3, 100.0};
-        const JointId j = world.add_joint(joint);
-        world.step();
-        EXPECT_NEAR(world.linear_velocity(0)[0], 0.3, 1e-12) << type;
-        world.set_motor_velocity(j, -0.2);
-        world.step();
-        EXPECT_NEAR(world.linear_velocity(0)[0], -0.2, 1e-12) << type;
+        const std::unique_ptr<World> world = world_with_joint(type, 0.01, JointMotor{0.3, 100.0});
+        world->step();
+        EXPECT_NEAR(world->linear_velocity(0)[0], 0.3, 1e-12) << type;
+        world->set_motor_velocity(world->joint("drive"), -0.2);
+        world->step();
+        EXPECT_NEAR(world->linear_velocity(0)[0], -0.2, 1e-12) << type;
     }
-    WorldSettings settings;
-    World world(registry(), settings);
-    BodyDescription body;
-    body.name = "carriage";
-    body.mass = 1.0;
-    body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
-    world.add_body(body);
-    JointDescription joint;
-    joint.name = "clock";
-    joint.type = "test.joint.clock";
-    joint.body1 = "world";
-    joint.body2 = "carriage";
-    joint.motor = JointMotor{0.3, 100.0};
     try {
-        world.add_joint(joint);
+        world_with_joint("test.joint.clock", 0.01, JointMotor{0.3, 100.0});
         FAIL() << "a motor on a joint without motor roles was accepted";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("joint 'clock': motor: a clock joint has no motor"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("joint 'drive': motor: a clock joint has no motor"), std::string::npos)
             << e.what();
     }
 }

@@ -21,27 +21,7 @@ namespace {
 
 PluginRegistry& registry() { return test::first_party_plugins(); }
 
-// A row of 8 touching spheres (r = 0.5 m, 1 kg) on the ground: one island
-// of 8 ground and 7 neighbour contacts, 3 rows each (45 rows).
-void add_row_of_spheres(World& world, const std::string& material = "default") {
-    ShapeDescription ground;
-    ground.type = "plane";
-    ground.material = material;
-    world.add_static_shape(ground);
-    for (int k = 0; k < 8; ++k) {
-        BodyDescription ball;
-        ball.name = "ball" + std::to_string(k);
-        ball.mass = 1.0;
-        ball.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
-        ball.position = {1.0 * k, 0.0, 0.5};
-        ShapeDescription sphere;
-        sphere.type = "sphere";
-        sphere.radius = 0.5;
-        sphere.material = material;
-        ball.shapes.push_back(sphere);
-        world.add_body(ball);
-    }
-}
+using test::add_row_of_spheres;  // 45 rows in one island (first_party_plugins.hpp)
 
 bool same_contact(const ContactReport& a, const ContactReport& b) {
     return a.body1 == b.body1 && a.body2 == b.body2 && a.point == b.point && a.normal == b.normal;

@@ -101,23 +101,7 @@ TEST(SolverSelection, AStepBudgetCutsTheSolveShortWithTheBestAnswer) {
 // contacts per face are redundant: PGS creeps along their near-null space
 // at a rate set by the contact regularization, 1e-5, which is why box
 // stacks and pyramids below large_island_rows stay with the Newton solver.)
-void add_row_of_spheres(World& world) {
-    ShapeDescription ground;
-    ground.type = "plane";
-    world.add_static_shape(ground);
-    for (int k = 0; k < 8; ++k) {
-        BodyDescription ball;
-        ball.name = "ball" + std::to_string(k);
-        ball.mass = 1.0;
-        ball.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
-        ball.position = {1.0 * k, 0.0, 0.5};
-        ShapeDescription sphere;
-        sphere.type = "sphere";
-        sphere.radius = 0.5;
-        ball.shapes.push_back(sphere);
-        world.add_body(ball);
-    }
-}
+using test::add_row_of_spheres;  // first_party_plugins.hpp
 
 TEST(SolverSelection, LargeContactIslandsGoToVelocityPgsWithItsSweepsAsTheirBudget) {
     WorldSettings settings;

@@ -41,4 +41,27 @@ inline void add_swinging_chain(World& world, int links, double length, double ma
     }
 }
 
+// A row of 8 touching spheres (r = 0.5 m, 1 kg) along x on the ground
+// plane, every shape of `material`: one island of 8 ground and 7
+// neighbour contacts, 3 rows each with the default friction (45 rows).
+inline void add_row_of_spheres(World& world, const std::string& material = "default") {
+    ShapeDescription ground;
+    ground.type = "plane";
+    ground.material = material;
+    world.add_static_shape(ground);
+    for (int k = 0; k < 8; ++k) {
+        BodyDescription ball;
+        ball.name = "ball" + std::to_string(k);
+        ball.mass = 1.0;
+        ball.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+        ball.position = {1.0 * k, 0.0, 0.5};
+        ShapeDescription sphere;
+        sphere.type = "sphere";
+        sphere.radius = 0.5;
+        sphere.material = material;
+        ball.shapes.push_back(sphere);
+        world.add_body(ball);
+    }
+}
+
 }  // namespace pivot::test
