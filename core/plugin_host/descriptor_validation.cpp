@@ -96,7 +96,8 @@ void read_role(const pivot_param_info& raw, uint32_t abi_minor, const std::strin
         return;
     }
     const bool is_switch = role == PIVOT_ROLE_LIMITS_ENABLED || role == PIVOT_ROLE_MOTOR_ENABLED;
-    const bool fits = spec.per_item() && spec.length == 1 && spec.type == (is_switch ? PIVOT_PARAM_BOOL : PIVOT_PARAM_REAL);
+    const pivot_param_type type = is_switch ? PIVOT_PARAM_BOOL : PIVOT_PARAM_REAL;
+    const bool fits = spec.per_item() && spec.length == 1 && spec.type == type;
     if (!fits) {
         if (abi_minor < 6) return;  // an older plugin's parameter that only shares the name
         problems.push_back(fmt::format("{}: role {} needs a per-item {} parameter of length 1", where, role,
