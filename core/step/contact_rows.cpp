@@ -287,6 +287,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     // Jacobians): from the first contact that would pass it on, the
     // contacts are dropped for this step.
     size_t row_values = 0;
+    bool full = false;  // a contact passed the cap: the ones after it are dropped too
     for (uint32_t ci = 0; ci < contacts.size(); ++ci) {
         const collision::Contact& c = contacts[ci];
         StepScratch::ContactPoint p{};
@@ -310,8 +311,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
             values += most_rows * (size_t{model.element_nv[e]} + model.blocks[model.element_block[e]].nv) +
                       6 * size_t{model.element_nv[e]};
         }
-        if (s.statistics.contacts_dropped > 0 || row_values + values > model.settings.max_contact_row_values) {
-            ++s.statistics.contacts_dropped;  // and every contact after it: the kept ones are a prefix
+        full = full || row_values + values > model.settings.max_contact_row_values;
+        if (full) {
+            ++s.statistics.contacts_dropped;
             continue;
         }
         row_values += values;

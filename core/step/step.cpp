@@ -35,10 +35,7 @@ const char* step_stage_name(StepStage stage) {
 
 void World::step() {
     if (!scratch_) {
-        // Anything that can touch (shapes, cables' contact samples) needs the
-        // material pairs; two cables and no shape used to index an empty table.
-        const bool touches = !model_.shapes.empty() || !model_.contact_samples.empty();
-        if (touches && model_.material_pairs.empty()) rebuild_material_pairs();
+        ensure_material_pairs();
         scratch_ = std::make_unique<StepScratch>();
         prepare_step(model_, *scratch_);
     }

@@ -416,6 +416,10 @@ private:
     void relayout();  // offsets of groups, elements and impulses after a model change
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();
+    // The material pairs, built when anything can touch (shapes, cables'
+    // contact samples) and they are not yet: two cables and no shape used
+    // to index an empty table.
+    void ensure_material_pairs();
     const double* body_q(BodyId b) const;
     const double* body_v(BodyId b) const;
     // World pose and twist of a cable node now.

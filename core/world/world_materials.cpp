@@ -96,6 +96,11 @@ void World::add_material_pair(const MaterialPairDescription& pair) {
     scratch_.reset();
 }
 
+void World::ensure_material_pairs() {
+    const bool touches = !model_.shapes.empty() || !model_.contact_samples.empty();
+    if (touches && model_.material_pairs.empty()) rebuild_material_pairs();
+}
+
 void World::rebuild_material_pairs() {
     // One friction instance per pair of materials. Different models: the
     // first material's model; mu = sqrt(mu1 mu2) when both have a "mu"

@@ -180,8 +180,7 @@ void World::read_state(const uint8_t* data, size_t size) {
     std::vector<std::vector<unsigned char>> friction_states(r.count("friction instances", sizeof(uint64_t)));
     for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
-    const bool touches = !model_.shapes.empty() || !model_.contact_samples.empty();
-    if (!friction_states.empty() && model_.material_pairs.empty() && touches) rebuild_material_pairs();
+    if (!friction_states.empty()) ensure_material_pairs();
     if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
         throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
                                 friction_states.size(), model_.friction_instances.size()));

@@ -2,7 +2,7 @@
 // promises the plugins and their authors, checked through test plugins
 // (tests/plugins) in a world with the first-party plugins.
 // - pivot_step_info.time is "the simulated time at the start of the step"
-//   for every [step] call; joints got 0 (test_joint_clock).
+//   for every [step] call; joints got 0 (test.joint.clock, tests/plugins/test_joints_contract.c).
 // - PIVOT_FATAL: "the instance must not be called again"; a joint that
 //   returned it was called again at the next step (broken_joint_fatal).
 // - PIVOT_SOLVE_OUT_OF_MEMORY is a pivot_solve_status; it was refused as

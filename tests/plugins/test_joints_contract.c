@@ -1,9 +1,16 @@
 /*
- * test_joint_drive.c - test plugin: a drive along x, to show parameter roles.
+ * test_joints_contract.c - test plugins that show what the host gives joints.
  *
- * "test.joint.drive" (ABI 1.6): one row per joint on the x velocity of
- * frame 2 relative to frame 1. Its per-item parameters have names of its
- * own and say what they are through their roles (pivot_param_role):
+ * Each joint has one row per joint on the x velocity of frame 2 relative to
+ * frame 1 (Jacobian -e_x on frame 1's linear velocity, +e_x on frame 2's).
+ *
+ * "test.joint.clock": the row drives that velocity to the step's time
+ * (pivot_step_info.time, "simulated time at the start of the step"): a body
+ * on it moves along x at the speed of the time its step started at, so a
+ * host test sees the time the host gives joints.
+ * "test.joint.drive" (ABI 1.6): parameter roles. Its per-item parameters
+ * have names of its own and say what they are through their roles
+ * (pivot_param_role):
  * softness (COMPLIANCE), use_drive (MOTOR_ENABLED), drive_speed
  * (MOTOR_VELOCITY), drive_force (MOTOR_MAX_FORCE). With the drive on the row
  * drives the relative x velocity to drive_speed within +-drive_force;
@@ -19,14 +26,15 @@
 
 #include "pivot/plugin_joint.h"
 
-typedef struct drive_joint_instance {
+/* The instances keep only the host, for every joint of this library. */
+typedef struct contract_joint_instance {
     const pivot_host* host;
-} drive_joint_instance;
+} contract_joint_instance;
 
-static pivot_status drive_create(const pivot_host* host, const double* params, uint32_t param_count,
+static pivot_status contract_create(const pivot_host* host, const double* params, uint32_t param_count,
                                void** out_instance)
 {
-    drive_joint_instance* self;
+    contract_joint_instance* self;
     (void)params;
     if (out_instance == NULL) {
         return PIVOT_ERROR;
@@ -35,7 +43,7 @@ static pivot_status drive_create(const pivot_host* host, const double* params, u
     if (param_count != 0u) {
         return PIVOT_ERROR;
     }
-    self = (drive_joint_instance*)malloc(sizeof *self);
+    self = (contract_joint_instance*)malloc(sizeof *self);
     if (self == NULL) {
         return PIVOT_ERROR;
     }
@@ -44,19 +52,19 @@ static pivot_status drive_create(const pivot_host* host, const double* params, u
     return PIVOT_OK;
 }
 
-static void drive_destroy(void* instance)
+static void contract_destroy(void* instance)
 {
     free(instance);
 }
 
-static pivot_status drive_clone(const void* instance, void** out_copy)
+static pivot_status contract_clone(const void* instance, void** out_copy)
 {
-    drive_joint_instance* copy;
+    contract_joint_instance* copy;
     if (instance == NULL || out_copy == NULL) {
         return PIVOT_ERROR;
     }
     *out_copy = NULL;
-    copy = (drive_joint_instance*)malloc(sizeof *copy);
+    copy = (contract_joint_instance*)malloc(sizeof *copy);
     if (copy == NULL) {
         return PIVOT_ERROR;
     }
@@ -65,11 +73,53 @@ static pivot_status drive_clone(const void* instance, void** out_copy)
     return PIVOT_OK;
 }
 
+/* The velocity row of one joint: (v2 - v1).e_x driven to `target` (m/s)
+   within [lower, upper] (N), with `compliance` (m/N). */
+static void x_velocity_row(pivot_row* row, double* jac, double target, double compliance, double lower,
+                           double upper)
+{
+    uint32_t c;
+    row->violation = 0.0;
+    row->target_velocity = target;
+    row->compliance = compliance;
+    row->damping = 0.0;
+    row->lower = lower;
+    row->upper = upper;
+    row->findex = -1;
+    row->flags = PIVOT_ROW_NO_STABILIZATION;
+    for (c = 0; c < PIVOT_JOINT_JACOBIAN_WIDTH; ++c) {
+        jac[c] = 0.0;
+    }
+    jac[0] = -1.0; /* -e_x on frame 1's linear velocity */
+    jac[6] = 1.0;  /* +e_x on frame 2's linear velocity */
+}
+
+static pivot_status clock_rows(const void* instance, const pivot_joint_batch* batch,
+                               const pivot_step_info* step, pivot_row* rows, double* jacobians,
+                               uint32_t* row_counts)
+{
+    uint32_t j;
+    (void)instance;
+    if (batch == NULL || step == NULL) {
+        return PIVOT_ERROR;
+    }
+    if (batch->count > 0u && (rows == NULL || jacobians == NULL || row_counts == NULL)) {
+        return PIVOT_ERROR;
+    }
+    for (j = 0; j < batch->count; ++j) {
+        /* m/s: the clock */
+        x_velocity_row(rows + j, jacobians + (size_t)j * PIVOT_JOINT_JACOBIAN_WIDTH, step->time, 0.0, -HUGE_VAL,
+                       HUGE_VAL);
+        row_counts[j] = 1u;
+    }
+    return PIVOT_OK;
+}
+
 static pivot_status drive_rows(const void* instance, const pivot_joint_batch* batch,
                                const pivot_step_info* step, pivot_row* rows, double* jacobians,
                                uint32_t* row_counts)
 {
-    uint32_t j, c;
+    uint32_t j;
     (void)instance;
     (void)step;
     if (batch == NULL || (batch->count > 0u && (batch->item_params == NULL || batch->item_param_stride < 4u))) {
@@ -81,33 +131,21 @@ static pivot_status drive_rows(const void* instance, const pivot_joint_batch* ba
     for (j = 0; j < batch->count; ++j) {
         const double* p = batch->item_params + (size_t)j * batch->item_param_stride;
         const int drive = p[1] != 0.0;
-        double* jac = jacobians + (size_t)j * PIVOT_JOINT_JACOBIAN_WIDTH;
-        rows[j].violation = 0.0;
-        rows[j].target_velocity = drive ? p[2] : 0.0;
-        rows[j].compliance = drive ? 0.0 : p[0];
-        rows[j].damping = 0.0;
-        rows[j].lower = drive ? -p[3] : -HUGE_VAL;
-        rows[j].upper = drive ? p[3] : HUGE_VAL;
-        rows[j].findex = -1;
-        rows[j].flags = PIVOT_ROW_NO_STABILIZATION;
-        for (c = 0; c < PIVOT_JOINT_JACOBIAN_WIDTH; ++c) {
-            jac[c] = 0.0;
-        }
-        jac[0] = -1.0; /* -e_x on frame 1's linear velocity */
-        jac[6] = 1.0;  /* +e_x on frame 2's linear velocity */
+        x_velocity_row(rows + j, jacobians + (size_t)j * PIVOT_JOINT_JACOBIAN_WIDTH, drive ? p[2] : 0.0,
+                       drive ? 0.0 : p[0], drive ? -p[3] : -HUGE_VAL, drive ? p[3] : HUGE_VAL);
         row_counts[j] = 1u;
     }
     return PIVOT_OK;
 }
 
-static const pivot_joint_functions joint_functions = {
+static const pivot_joint_functions drive_functions = {
     .struct_size = sizeof(pivot_joint_functions),
     .max_rows_per_joint = 1u,
     .instance =
         {
-            .create = drive_create,
-            .destroy = drive_destroy,
-            .clone = drive_clone,
+            .create = contract_create,
+            .destroy = contract_destroy,
+            .clone = contract_clone,
             .reset = NULL,
             .set_params = NULL,
             .state_size = NULL,
@@ -145,6 +183,44 @@ static const pivot_param_info drive_params_1_5[] = {
     DRIVE_PARAM("motor_max_force", PIVOT_PARAM_REAL, "N", 0.0, HUGE_VAL, 0u),
 };
 
+static const pivot_joint_functions clock_functions = {
+    .struct_size = sizeof(pivot_joint_functions),
+    .max_rows_per_joint = 1u,
+    .instance =
+        {
+            .create = contract_create,
+            .destroy = contract_destroy,
+            .clone = contract_clone,
+            .reset = NULL,
+            .set_params = NULL,
+            .state_size = NULL,
+            .save_state = NULL,
+            .load_state = NULL,
+        },
+    .rows = clock_rows,
+    .coordinate = NULL,
+    .geometric_stiffness = NULL,
+    .frames = PIVOT_JOINT_FRAMES_ANCHOR,
+    .reserved = 0u,
+};
+
+static const pivot_plugin_descriptor clock_descriptor = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_JOINT,
+    .id = "test.joint.clock",
+    .name = "Clock joint (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "Frame 2 moves along x at the step time, in m/s",
+    .capabilities = 0u,
+    .params = NULL,
+    .param_count = 0u,
+    .reserved = 0u,
+    .functions = &clock_functions,
+};
+
 static const pivot_plugin_descriptor descriptor = {
     .struct_size = sizeof(pivot_plugin_descriptor),
     .abi_major = PIVOT_ABI_MAJOR,
@@ -159,7 +235,7 @@ static const pivot_plugin_descriptor descriptor = {
     .params = drive_params,
     .param_count = (uint32_t)(sizeof drive_params / sizeof drive_params[0]),
     .reserved = 0u,
-    .functions = &joint_functions,
+    .functions = &drive_functions,
 };
 
 static const pivot_plugin_descriptor descriptor_1_5 = {
@@ -176,16 +252,16 @@ static const pivot_plugin_descriptor descriptor_1_5 = {
     .params = drive_params_1_5,
     .param_count = (uint32_t)(sizeof drive_params_1_5 / sizeof drive_params_1_5[0]),
     .reserved = 0u,
-    .functions = &joint_functions,
+    .functions = &drive_functions,
 };
 
-static const pivot_plugin_descriptor* const plugins[] = {&descriptor, &descriptor_1_5};
+static const pivot_plugin_descriptor* const plugins[] = {&clock_descriptor, &descriptor, &descriptor_1_5};
 
 static const pivot_plugin_library library = {
     .struct_size = sizeof(pivot_plugin_library),
     .abi_major = PIVOT_ABI_MAJOR,
     .abi_minor = PIVOT_ABI_MINOR,
-    .plugin_count = 2u,
+    .plugin_count = (uint32_t)(sizeof plugins / sizeof plugins[0]),
     .plugins = plugins,
     .init = NULL,
     .deinit = NULL,
