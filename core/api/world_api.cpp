@@ -256,6 +256,7 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.budget_limited = s.budget_limited;
         out.large_islands = s.large_islands;
         out.contacts_dropped = s.contacts_dropped;
+        out.substeps = s.substeps;
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

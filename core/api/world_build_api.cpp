@@ -15,6 +15,7 @@
 #include "api/world_api_support.hpp"
 #include "common/input_limits.hpp"
 #include "scene/scene_loader.hpp"
+#include "scene/short_names.hpp"
 
 using namespace pivot::api;  // the conversions of world_api_support.hpp
 
@@ -271,7 +272,13 @@ PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cab
             pivot::CableAttachment attachment;
             attachment.node = a.node;
             attachment.body = text(a.body, "world");
-            attachment.type = text(a.type, "spherical");
+            const std::string type = text(a.type, "spherical");
+            auto joint = pivot::cable_attachment_joint(type);
+            if (!joint) {
+                throw pivot::Error(fmt::format("cable '{}': attach[{}]: type: '{}' is not an attachment type ({})",
+                                               c.name, k, type, pivot::cable_attachment_types()));
+            }
+            attachment.joint = std::move(*joint);
             // The attachment joints are named "<cable>/attach<k>": a joint of
             // that name already in the world is refused here, before anything
             // is added (the world would otherwise hold two joints of one name).

@@ -79,4 +79,10 @@ std::vector<std::string> capability_names(const PluginRecord& plugin) {
     return out;
 }
 
+uint32_t joint_frames(const PluginRecord& joint) {
+    if (joint.joint.frames != 0) return joint.joint.frames;
+    // A plugin before ABI 1.6: at the anchor, along the axis of a free coordinate.
+    return joint.has(PIVOT_JOINT_CAP_FREE_COORDINATE) ? PIVOT_JOINT_FRAMES_AXIS : PIVOT_JOINT_FRAMES_ANCHOR;
+}
+
 }  // namespace pivot

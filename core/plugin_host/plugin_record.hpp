@@ -73,6 +73,11 @@ struct PluginRecord : std::enable_shared_from_this<PluginRecord> {
 // "element", "joint", "friction", "solver"; "unknown" otherwise.
 const char* kind_name(pivot_plugin_kind kind);
 
+// How a joint plugin places its frames (pivot_joint_frames): as it declares
+// (ABI 1.6), or for an older plugin at the anchor, along the axis of a free
+// coordinate.
+uint32_t joint_frames(const PluginRecord& joint);
+
 // The names of the capability flags the plugin declares ("boxed", "dense"...);
 // unknown bits (from a newer minor) as "bit N".
 std::vector<std::string> capability_names(const PluginRecord& plugin);

@@ -29,6 +29,7 @@
 #include "common/input_limits.hpp"
 #include "plugin_host/parameters.hpp"
 #include "scene/json_reader.hpp"
+#include "scene/short_names.hpp"
 #include "world/physical_limits.hpp"
 
 namespace pivot {
@@ -452,23 +453,21 @@ private:
             std::vector<std::string_view> keys = {"name", "type", "body1", "body2", "compliance", "damping"};
             std::vector<std::string_view> needed;
             const std::string& id = plugin.id;
-            if (id == "pivot.joint.fixed" || id == "pivot.joint.spherical") {
-                needed = {"anchor"};
-            } else if (id == "pivot.joint.revolute" || id == "pivot.joint.cylindrical") {
-                needed = {"anchor", "axis"};
-                keys.insert(keys.end(), {"limits", "motor"});
-            } else if (id == "pivot.joint.prismatic") {
-                needed = {"axis"};
-                keys.insert(keys.end(), {"limits", "motor"});
-            } else if (id == "pivot.joint.universal") {
-                needed = {"anchor", "axis1", "axis2"};
-            } else if (id == "pivot.joint.distance") {
-                needed = {"anchor1", "anchor2"};
-                keys.push_back("length");
-            } else {  // another vendor's joint: every geometric key, checked by World against the plugin
-                keys.insert(keys.end(), {"anchor", "axis", "axis1", "axis2", "anchor1", "anchor2", "length", "limits",
-                                         "motor"});
+            // The keys a joint takes follow from what its plugin declares:
+            // how its frames are placed (pivot_joint_functions.frames) and
+            // which parameters have the limit, motor and rest-length roles.
+            switch (plugin.joint.frames) {
+                case PIVOT_JOINT_FRAMES_ANCHOR: needed = {"anchor"}; break;
+                case PIVOT_JOINT_FRAMES_AXIS: needed = {"anchor", "axis"}; break;
+                case PIVOT_JOINT_FRAMES_AXIS_AT_BODY: needed = {"axis"}; break;
+                case PIVOT_JOINT_FRAMES_TWO_AXES: needed = {"anchor", "axis1", "axis2"}; break;
+                case PIVOT_JOINT_FRAMES_TWO_ANCHORS: needed = {"anchor1", "anchor2"}; break;
+                default:  // a plugin before ABI 1.6: every geometric key, checked by World against the plugin
+                    keys.insert(keys.end(), {"anchor", "axis", "axis1", "axis2", "anchor1", "anchor2"});
             }
+            if (param_with_role(plugin.params, PIVOT_ROLE_LIMIT_LOWER)) keys.push_back("limits");
+            if (param_with_role(plugin.params, PIVOT_ROLE_MOTOR_VELOCITY)) keys.push_back("motor");
+            if (param_with_role(plugin.params, PIVOT_ROLE_REST_LENGTH)) keys.push_back("length");
             keys.insert(keys.end(), needed.begin(), needed.end());
             const JsonObject j(j_at, keys);
 
@@ -530,13 +529,11 @@ private:
         CableAttachment attachment;
         attachment.node = read_attach_node(a.required("node", "a node index from 0, or \"last\""), cable);
         attachment.body = body_name(a.required("body", "a body name or \"world\""));
+        attachment.joint = *cable_attachment_joint("spherical");
         if (auto v = a.optional("type")) {
-            attachment.type = v->nonempty_string();
-            if (attachment.type != "spherical" && attachment.type != "fixed") {
-                v->fail(fmt::format("unknown attach type '{}' (spherical: pins the node's position; fixed: also its "
-                                    "tangent direction)",
-                                    attachment.type));
-            }
+            auto joint = cable_attachment_joint(v->nonempty_string());
+            if (!joint) v->fail(fmt::format("unknown attach type '{}' ({})", v->string(), cable_attachment_types()));
+            attachment.joint = std::move(*joint);
         }
         return attachment;
     }

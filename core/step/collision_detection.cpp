@@ -45,7 +45,7 @@ void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScra
         CallResult r = checked_material_frames(g.instance, batch, gs.points.data(),
                                                static_cast<uint32_t>(gs.points.size()), guarded(gs.poses),
                                                guarded(gs.twists), guarded(gs.jacobians));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         for (size_t k = 0; k < gs.points.size(); ++k) {
             const size_t body = model.element_count + gs.first_sample + k;
             const double* pose = gs.poses.data() + 7 * k;

@@ -363,7 +363,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         const pivot_element_batch batch = element_batch(g, state);
         CallResult r = checked_material_frames(g.instance, batch, gp.points.data(), static_cast<uint32_t>(n),
                                                guarded(gp.poses), guarded(gp.twists), guarded(gp.jacobians));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         for (size_t k = 0; k < n; ++k) {
             const uint32_t contact = gp.owner[k] / 2, side = gp.owner[k] % 2;
             const double* jp = gp.jacobians.data() + 6 * g.nv * k;
@@ -462,7 +462,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
                                               n, step, guarded(batch.state), guarded(batch.rows),
                                               guarded(batch.directions), guarded(batch.coupling),
                                               guarded(batch.impulses), guarded(batch.row_counts));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
     }
 
     // Where each contact's rows, Jacobians, responses and coupling block go:

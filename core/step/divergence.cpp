@@ -25,8 +25,9 @@ namespace pivot {
 
 namespace {
 
-// T, V (gravitational + elastic) of the elements at the state.
-void element_energies(const WorldModel& model, const WorldState& state, double& kinetic, double& potential) {
+// T, V (gravitational + elastic) of the elements at the state; the failed
+// call's result when an element could not say.
+CallResult element_energies(const WorldModel& model, const WorldState& state, double& kinetic, double& potential) {
     const pivot_step_info step{sizeof(pivot_step_info), 0, model.settings.timestep, state.time,
                                {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     kinetic = potential = 0.0;
@@ -34,11 +35,12 @@ void element_energies(const WorldModel& model, const WorldState& state, double& 
         if (g.count == 0) continue;
         GuardedArray<double, 3> energies;
         const CallResult r = checked_energy(g.instance, element_batch(g, state), step, guarded(energies));
-        if (!r.ok()) throw Error(r.message);
+        if (!r.ok()) return r;
         const double* e = energies.values.data();
         kinetic += e[0];
         potential += e[1] + e[2];
     }
+    return {};
 }
 
 bool does_work(const pivot_row& row) {
@@ -47,15 +49,17 @@ bool does_work(const pivot_row& row) {
 
 }  // namespace
 
-void start_energy_watch(const WorldModel& model, WorldState& state) {
+void start_energy_watch(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    s.watch_start = {};
     if (state.energy_watch.valid || model.settings.divergence_energy <= 0.0) return;
     double kinetic = 0.0, potential = 0.0;
-    element_energies(model, state, kinetic, potential);
-    state.energy_watch = {true, kinetic + potential, kinetic, potential};
+    require_usable(element_energies(model, state, kinetic, potential));
+    s.watch_start = {true, kinetic + potential, kinetic, potential};
 }
 
 void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s) {
     WorldState::EnergyWatch& watch = state.energy_watch;
+    if (s.watch_start.valid) watch = s.watch_start;  // started by this step
     if (model.settings.divergence_energy > 0.0 && watch.valid) {
         // The work done on the world in the step, at the velocity v+.
         double work = 0.0;
@@ -84,14 +88,20 @@ void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s
             }
         }
         double kinetic = 0.0, potential = 0.0;
-        element_energies(model, state, kinetic, potential);
-        watch.reference += work;
-        watch.kinetic_max = std::max(watch.kinetic_max, kinetic);
-        watch.potential_min = std::min(watch.potential_min, potential);
-        s.statistics.energy = kinetic + potential;
-        s.statistics.energy_excess = s.statistics.energy - watch.reference;
-        const double scale = std::max(watch.kinetic_max, watch.reference - watch.potential_min);
-        s.statistics.diverging = scale > 0.0 && s.statistics.energy_excess > model.settings.divergence_energy * scale;
+        if (element_energies(model, state, kinetic, potential).ok()) {
+            watch.reference += work;
+            watch.kinetic_max = std::max(watch.kinetic_max, kinetic);
+            watch.potential_min = std::min(watch.potential_min, potential);
+            s.statistics.energy = kinetic + potential;
+            s.statistics.energy_excess = s.statistics.energy - watch.reference;
+            const double scale = std::max(watch.kinetic_max, watch.reference - watch.potential_min);
+            s.statistics.diverging =
+                scale > 0.0 && s.statistics.energy_excess > model.settings.divergence_energy * scale;
+        } else {
+            // The step is committed and stands; the watch starts again from
+            // the energy the next step begins with (start_energy_watch).
+            watch.valid = false;
+        }
     }
     if (model.settings.divergence_joint_error > 0.0 &&
         s.statistics.max_joint_error > model.settings.divergence_joint_error) {

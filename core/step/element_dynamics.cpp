@@ -105,19 +105,19 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
         CallResult r;
         if (!(constant && in.mass_ready)) {
             r = checked_mass_matrix(g.instance, batch, guarded(s.mass, s.mass_offset[g.first]));
-            if (!r.ok()) throw Error(r.message);
+            require_usable(r);
             in.mass_ready = constant;
         }
         double* forces = in.forces.data();
         r = checked_generalized_forces(g.instance, batch, step, guarded(in.forces));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         if (in.max_rows > 0) {
             r = checked_internal_rows(g.instance, batch, step, in.max_rows, guarded(in.rows), guarded(in.jacobians),
                                       guarded(in.row_counts));
-            if (!r.ok()) throw Error(r.message);
+            require_usable(r);
             check_internal_rows(g, in);
             r = checked_internal_stiffness(g.instance, batch, step, guarded(in.stiffness));
-            if (!r.ok()) throw Error(r.message);
+            require_usable(r);
         }
         const uint32_t nv = g.nv;
 

@@ -266,7 +266,7 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
         const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
                                                      static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),
                                                      guarded(gp.frame_stiffness));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         // Into the joints' K, on the side of the frame.
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
@@ -365,7 +365,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
                                       out.pose2.data(), out.twist1.data(), out.twist2.data()};
         const CallResult r =
             checked_joint_geometric_stiffness(jg.instance, batch, step, out.forces.data(), guarded(out.stiffness));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
     }
     if (!any_force) return;  // the first step: no forces known yet
 

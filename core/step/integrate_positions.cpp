@@ -18,7 +18,7 @@ void integrate_positions(const WorldModel& model, const WorldState& state, StepS
         if (g.count == 0) continue;
         CallResult r = checked_integrate(g.instance, g.node_count(), state.q.data() + g.q_offset,
                                          s.v_next.data() + g.v_offset, h, guarded(s.q_next, g.q_offset));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         for (uint32_t e = 0; e < g.count && !g.chain; ++e) {
             if (!model.fixed[g.first + e]) continue;  // immovable: keep q, zero v
             std::copy_n(state.q.data() + g.q_offset + e * g.nq, g.nq, s.q_next.data() + g.q_offset + e * g.nq);

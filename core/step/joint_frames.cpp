@@ -36,7 +36,7 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
         CallResult r = checked_material_frames(group.instance, batch, gp.points.data(),
                                                static_cast<uint32_t>(gp.points.size()), guarded(gp.poses),
                                                guarded(gp.twists), guarded(gp.jacobians));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2;
             const uint32_t side = gp.attachment[p] % 2;
@@ -93,7 +93,7 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
                                       out.end_pose2.data(), out.twist1.data(), out.twist2.data()};
         CallResult r = checked_joint_rows(jg.instance, batch, step, guarded(out.end_rows), guarded(out.end_jacobians),
                                           guarded(out.end_counts));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
     }
 }
 

@@ -37,7 +37,7 @@ void collect_joint_rows(const WorldModel& model, const WorldState& state, StepSc
                                       out.twist2.data()};
         CallResult r = checked_joint_rows(jg.instance, batch, step, guarded(out.rows), guarded(out.jacobians),
                                           guarded(out.row_counts));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
 
         for (uint32_t m = 0; m < jg.count; ++m) {
             const uint32_t joint = jg.joints[m];

@@ -132,7 +132,7 @@ bool project_once(const WorldModel& model, const WorldState& state, const StepSo
         // unit time. (Fixed elements have no rows: their du is zero.)
         CallResult r = checked_integrate(g.instance, g.node_count(), s.q_next.data() + g.q_offset,
                                          s.correction.data() + g.v_offset, 1.0, guarded(s.q_next, g.q_offset));
-        if (!r.ok()) throw Error(r.message);
+        require_usable(r);
     }
     return true;
 }

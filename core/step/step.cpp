@@ -39,8 +39,17 @@ void World::step() {
         scratch_ = std::make_unique<StepScratch>();
         prepare_step(model_, *scratch_);
     }
-    StepScratch& s = *scratch_;
     prepare_workers();
+    scratch_->step_start = std::chrono::steady_clock::now();  // substeps share the step's budget
+    try {
+        run_step_stages();
+    } catch (const StepDiscarded& discarded) {  // nothing committed: retried smaller (discarded_step.cpp)
+        step_in_substeps(discarded);
+    }
+}
+
+void World::run_step_stages() {
+    StepScratch& s = *scratch_;
     const bool pooled = pool_ && !worker_chains_.empty();
     const StepSolvers solvers{*solver_,           direct_.get(),
                               newton_.get(),      large_.get(),
@@ -49,10 +58,9 @@ void World::step() {
     for (StepStage k : {StepStage::integrate, StepStage::projection, StepStage::reports}) {
         s.after_solve_seconds += s.statistics.stage_seconds[static_cast<size_t>(k)];
     }
-    s.step_start = std::chrono::steady_clock::now();
     s.statistics = StepStatistics{};
     StageTimer timer(s.statistics);
-    start_energy_watch(model_, state_);           // the energy the world starts from (once)
+    start_energy_watch(model_, state_, s);        // the energy the world starts from (once)
     compute_element_dynamics(model_, state_, s);  // M, f (internal rows eliminated)
     timer.done(StepStage::dynamics);
     compute_joint_frames(model_, state_, s);      // joint frames: pose, twist, Jacobian

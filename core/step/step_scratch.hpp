@@ -284,6 +284,10 @@ struct StepScratch {
     // projection, reports), which the solves leave for the stages after them.
     std::chrono::steady_clock::time_point step_start;
     double after_solve_seconds = 0.0;
+    // The energy watch started by this step (start_energy_watch), which
+    // becomes the state's after the commit (watch_divergence): a step that
+    // fails leaves the watch as it was.
+    WorldState::EnergyWatch watch_start;
     std::vector<JointReaction> reactions;  // per joint
 };
 

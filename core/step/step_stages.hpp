@@ -1,11 +1,17 @@
 #pragma once
 // The stages of one step, in the order World::step calls them (step.cpp).
-// Each throws pivot::Error when a plugin breaks its contract; nothing of the
-// world's state changes before the last stage, so a failed step leaves the
-// world as it was.
+// Each throws pivot::Error when a plugin breaks its contract or declares a
+// failure (StepDiscarded for PIVOT_DISCARD); nothing of the world's state
+// changes before commit_state, so a failed step leaves the world as it was.
+#include "plugin_host/checked_calls.hpp"
 #include "step/step_scratch.hpp"
 
 namespace pivot {
+
+// Throws when a plugin call's outputs are unusable: StepDiscarded when the
+// plugin declared PIVOT_DISCARD (this step only: World::step retries it in
+// smaller steps), Error for any other failure or a broken contract.
+void require_usable(const CallResult& result);
 
 class LcpSolverChain;
 class WorkerPool;
@@ -134,7 +140,7 @@ void report_contacts(const WorldModel& model, WorkerPool* pool, StepScratch& scr
 // divergence.cpp: the energy bookkeeping started (before a step, when
 // invalid), then after the step the energy against the work done on the
 // world, and the joint error, against the divergence thresholds.
-void start_energy_watch(const WorldModel& model, WorldState& state);
+void start_energy_watch(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& scratch);
 
 }  // namespace pivot

@@ -58,6 +58,11 @@ World::World(const PluginRegistry& registry, WorldSettings settings) : registry_
     require_nonnegative(settings.solver_acceptance, "solver_acceptance", " N s");
     require_nonnegative(settings.step_budget, "step_budget", " s");
     require_nonnegative(settings.step_time_limit, "step_time_limit", " s");
+    if (settings.discard_halvings > WorldSettings::kMaxDiscardHalvings) {
+        throw Error(fmt::format("settings.discard_halvings: at most {} (2^{} substeps), got {}",
+                                WorldSettings::kMaxDiscardHalvings, WorldSettings::kMaxDiscardHalvings,
+                                settings.discard_halvings));
+    }
     if (settings.threads > 64) {
         throw Error(fmt::format("settings.threads: must be 0 (automatic) .. 64, got {}", settings.threads));
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collision/shapes.hpp"
+#include "common/error.hpp"
 #include "lcp/lcp_problem.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 #include "plugin_host/plugin_instance.hpp"
@@ -185,6 +186,12 @@ struct StepStatistics {
     double energy = 0.0;        // J: kinetic + gravitational + elastic
     double energy_excess = 0.0; // J: energy - (initial energy + work of forces and motors); > 0 is a gain
     bool diverging = false;
+    // 1, or the substeps the step was taken in after a plugin discarded it
+    // (PIVOT_DISCARD: 2, 4, ... up to 2^WorldSettings::discard_halvings at
+    // h / substeps; core/step/discarded_step.cpp). The counts above are then
+    // summed over the substeps, the stage times over every attempt, the
+    // maxima taken over the substeps, and the energy is the last one's.
+    uint32_t substeps = 1;
 };
 
 struct Energy {
@@ -402,6 +409,9 @@ private:
     void read_state(const uint8_t* data, size_t size);
     ElementGroup& rigid_group();
     uint32_t joint_group(const PluginRecord& plugin);
+    // The joint plugin of a joint type (a short name stands for
+    // pivot.joint.<name>); throws naming `where` and the loaded joints.
+    const PluginRecord& joint_plugin(const std::string& type, const std::string& where) const;
     // Adds a joint of `plugin` between two attachments (item params packed).
     JointId insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,
                          const Attachment& frame1, const Attachment& frame2);
@@ -449,6 +459,13 @@ private:
     std::vector<IslandChains> worker_chains_;
     void prepare_workers();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
+    // The stages of one step at the model's timestep (step.cpp), and the
+    // retry of a step a plugin discarded, in 2, 4, ... substeps
+    // (discarded_step.cpp), which restores the state from `retry_backup_`
+    // between attempts (assigned: no allocation after the first retry).
+    void run_step_stages();
+    void step_in_substeps(const StepDiscarded& discarded);
+    WorldState retry_backup_;
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread
     // at a time, readers included (pivot.h's thread rules).

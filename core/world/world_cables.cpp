@@ -120,6 +120,7 @@ CableId World::add_cable(const CableDescription& cable) {
     struct Pin {
         uint32_t node;
         const CableAttachment* a;
+        const PluginRecord* joint;
     };
     std::vector<Pin> pins;
     for (size_t k = 0; k < cable.attach.size(); ++k) {
@@ -130,8 +131,12 @@ CableId World::add_cable(const CableDescription& cable) {
             throw Error(fmt::format("{}: node: {} is not a node of the cable (0 .. {}, or -1 / \"last\")", at, a.node,
                                     cable.elements));
         }
-        if (a.type != "spherical" && a.type != "fixed") {
-            throw Error(fmt::format("{}: type: '{}' is not an attachment type (spherical, fixed)", at, a.type));
+        const PluginRecord& joint = joint_plugin(a.joint, at + ": joint");
+        const uint32_t frames = joint_frames(joint);
+        if (frames != PIVOT_JOINT_FRAMES_ANCHOR && frames != PIVOT_JOINT_FRAMES_AXIS) {
+            throw Error(fmt::format("{}: joint: '{}' does not place its frames at an anchor or along an axis "
+                                    "(pivot_joint_frames ANCHOR or AXIS), so it cannot pin a node",
+                                    at, joint.id));
         }
         if (a.body != "world" && !body_by_name_.count(a.body)) {
             throw Error(fmt::format("{}: body: no body named '{}' (use \"world\" for the fixed world frame)", at,
@@ -148,7 +153,7 @@ CableId World::add_cable(const CableDescription& cable) {
                                         node, a.body));
             }
         }
-        pins.push_back({static_cast<uint32_t>(node), &a});
+        pins.push_back({static_cast<uint32_t>(node), &a, &joint});
     }
 
     CableRecord record;
@@ -178,8 +183,8 @@ CableId World::add_cable(const CableDescription& cable) {
     // The attachments' joints, prepared before anything changes (a failed
     // call changes nothing): each node is a material point of its element
     // (s = 0, or 1 for the last node), its frame and the body's (or the
-    // world's) coinciding now; "fixed" is a revolute joint about the tangent
-    // (the element has no torsion to clamp).
+    // world's) coinciding now, world-aligned or (a joint placed along an
+    // axis) with x along the tangent.
     struct PreparedJoint {
         std::string name;
         const PluginRecord* plugin;
@@ -206,11 +211,11 @@ CableId World::add_cable(const CableDescription& cable) {
         const Quatd material_rotation = {pose[3], pose[4], pose[5], pose[6]};
         const Mat3 material_axes = rotation(material_rotation);
         const Vec3d tangent = {material_axes[0][0], material_axes[1][0], material_axes[2][0]};
-        const bool fixed = pins[k].a->type == "fixed";
-        const Quatd joint_frame = fixed ? frame_with_x(normalized(tangent, at)) : Quatd{1, 0, 0, 0};
+        const bool along_tangent = joint_frames(*pins[k].joint) == PIVOT_JOINT_FRAMES_AXIS;
+        const Quatd joint_frame = along_tangent ? frame_with_x(normalized(tangent, at)) : Quatd{1, 0, 0, 0};
         PreparedJoint j;
         j.name = fmt::format("{}/attach{}", cable.name, k);
-        j.plugin = &registry_->require(PIVOT_KIND_JOINT, fixed ? "pivot.joint.revolute" : "pivot.joint.spherical");
+        j.plugin = pins[k].joint;
         j.params = pack_params(*j.plugin, ParamScope::item, nlohmann::json::object(), at);
         j.on_cable.element = first_element + e;
         j.on_cable.local_point = {s_node, 0.0, 0.0};

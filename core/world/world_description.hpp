@@ -72,6 +72,15 @@ struct WorldSettings {
     // rounds). A step it cuts counts in StepStatistics::budget_limited like
     // a budgeted one, and depends on the machine's speed.
     double step_time_limit = 1.0;
+    // A step that a plugin discards (PIVOT_DISCARD: its outputs unusable for
+    // this step only, e.g. an element whose own iteration did not converge
+    // at this h) changes nothing and is taken again as 2, then 4, ... up to
+    // 2^discard_halvings substeps of h / substeps, sharing the step's
+    // budget; when those are discarded too, or the step_time_limit has
+    // passed, the step fails and the world stays as it was. 0 = no retry.
+    // StepStatistics::substeps says how a step was taken.
+    uint32_t discard_halvings = 4;
+    static constexpr uint32_t kMaxDiscardHalvings = 10;
     // Memory caps of a step's constraint rows, in values of 8 bytes, so that
     // no scene the loader accepts makes a step allocate without bound. A
     // contact row on a cable carries its response Mbar^-1 J^T over the
@@ -224,8 +233,13 @@ struct JointDescription {
 struct CableAttachment {
     int64_t node = 0;              // node index from 0; -1 = the last node ("last")
     std::string body = "world";    // body name or "world"
-    std::string type = "spherical";  // spherical: the node's position; fixed: also its tangent direction
-                                   // (a revolute joint about the tangent: the cable has no torsion)
+    // The joint that pins it: a joint type (a short name stands for
+    // pivot.joint.<name>, as in JointDescription) whose plugin places its
+    // frames at an anchor, world-aligned (PIVOT_JOINT_FRAMES_ANCHOR: pins the
+    // node's position) or along an axis (PIVOT_JOINT_FRAMES_AXIS: the axis is
+    // the cable's tangent at the node). The scene format's attachment types
+    // are resolved to joint types by the reader (scene/short_names.hpp).
+    std::string joint;
 };
 
 // A straight ANCF cable (docs/scene-format.md "cables"): `elements` equal

@@ -58,22 +58,28 @@ Attachment World::attach(std::string_view body_name, const std::array<double, 3>
     return a;
 }
 
-JointId World::add_joint(const JointDescription& joint) {
-    const std::string where = fmt::format("joint '{}'", joint.name);
-    if (joint.name.empty()) throw Error("joint: name must not be empty");
-    if (joint_by_name_.count(joint.name)) throw Error(where + ": name: another joint already has this name");
-    if (joint.body1 == joint.body2) throw Error(where + ": body1 and body2 are the same ('" + joint.body1 + "')");
-    const std::string id = joint.type.find('.') == std::string::npos ? "pivot.joint." + joint.type : joint.type;
+const PluginRecord& World::joint_plugin(const std::string& type, const std::string& where) const {
+    const std::string id = type.find('.') == std::string::npos ? "pivot.joint." + type : type;
     const PluginRecord* plugin = registry_->find(id);
     if (plugin == nullptr || plugin->kind != PIVOT_KIND_JOINT) {
         std::vector<std::string> loaded;
         for (const PluginRecord* p : registry_->plugins()) {
             if (p->kind == PIVOT_KIND_JOINT) loaded.push_back(p->id);
         }
-        throw Error(fmt::format("{}: type: unknown joint type '{}' (a short name stands for pivot.joint.<name>; "
+        throw Error(fmt::format("{}: unknown joint type '{}' (a short name stands for pivot.joint.<name>; "
                                 "joint plugins loaded: {})",
-                                where, joint.type, fmt::join(loaded, ", ")));
+                                where, type, fmt::join(loaded, ", ")));
     }
+    return *plugin;
+}
+
+JointId World::add_joint(const JointDescription& joint) {
+    const std::string where = fmt::format("joint '{}'", joint.name);
+    if (joint.name.empty()) throw Error("joint: name must not be empty");
+    if (joint_by_name_.count(joint.name)) throw Error(where + ": name: another joint already has this name");
+    if (joint.body1 == joint.body2) throw Error(where + ": body1 and body2 are the same ('" + joint.body1 + "')");
+    const PluginRecord* plugin = &joint_plugin(joint.type, where + ": type");
+    const std::string& id = plugin->id;
     auto finite3 = [&](const Vec3d& v, const char* field) {
         if (!all_finite(v.data(), 3)) throw Error(fmt::format("{}: {}: must be 3 finite numbers", where, field));
     };
@@ -82,11 +88,7 @@ JointId World::add_joint(const JointDescription& joint) {
     Vec3d origin1 = joint.anchor, origin2 = joint.anchor;
     Quatd frame = {1, 0, 0, 0};
     const std::string short_type = id.substr(id.rfind('.') + 1);
-    uint32_t frames = plugin->joint.frames;
-    if (frames == 0) {  // a plugin before 1.6: the anchor, and the axis of a free coordinate
-        frames = plugin->has(PIVOT_JOINT_CAP_FREE_COORDINATE) ? PIVOT_JOINT_FRAMES_AXIS : PIVOT_JOINT_FRAMES_ANCHOR;
-    }
-    switch (frames) {
+    switch (joint_frames(*plugin)) {
         case PIVOT_JOINT_FRAMES_TWO_ANCHORS:
             finite3(joint.anchor1, "anchor1");
             finite3(joint.anchor2, "anchor2");

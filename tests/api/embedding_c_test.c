@@ -429,6 +429,7 @@ static void stage_times_are_reported(pivot_engine* engine) {
     EXPECT(strcmp(pivot_step_stage_name(0), "dynamics") == 0);
     EXPECT(fabs(sum - statistics.step_seconds) <= 1e-12 * (1.0 + statistics.step_seconds));
     EXPECT(statistics.step_seconds > 0.0);
+    EXPECT(statistics.substeps == 1u); /* no plugin discarded the step (0.8) */
     pivot_world_statistics_init(&old_size);
     old_size.struct_size = (uint32_t)offsetof(pivot_world_statistics, stage_count);
     old_size.stage_count = 99u; /* beyond the caller's size: must stay untouched */

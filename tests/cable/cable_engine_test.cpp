@@ -497,10 +497,13 @@ TEST(CableEngine, BadCableInputThrowsNamingCableAndFieldAndChangesNothing) {
          "node"},
         {"unknown attach body", [](CableDescription& c) { c.attach.push_back({0, "nobody", "spherical"}); },
          "body"},
-        {"unknown attach type", [](CableDescription& c) { c.attach.push_back({0, "anchor", "welded"}); }, "type"},
+        {"unknown attach joint", [](CableDescription& c) { c.attach.push_back({0, "anchor", "welded"}); },
+         "attach[0]: joint: unknown joint type 'welded'"},
+        {"a joint that cannot pin a node", [](CableDescription& c) { c.attach.push_back({0, "anchor", "distance"}); },
+         "attach[0]: joint: 'pivot.joint.distance' does not place its frames at an anchor or along an axis"},
         {"a node attached twice to one body", [](CableDescription& c) {
              c.attach.push_back({-1, "anchor", "spherical"});
-             c.attach.push_back({4, "anchor", "fixed"});
+             c.attach.push_back({4, "anchor", "revolute"});
          }, "attach[1]: node 4"},
         {"a bad second attachment", [](CableDescription& c) {
              c.attach.push_back({0, "anchor", "spherical"});
@@ -548,7 +551,7 @@ TEST(CableEngine, BadCableInputThrowsNamingCableAndFieldAndChangesNothing) {
     second.start = {0, 1, 0};
     second.end = {1, 1, 0};
     second.elements = 4;
-    second.attach.push_back({-1, "anchor", "fixed"});
+    second.attach.push_back({-1, "anchor", "revolute"});
     world.add_cable(second);
     EXPECT_EQ(world.cable_count(), 2u);
     EXPECT_EQ(world.joint_count(), before.joints + 1);

@@ -34,7 +34,7 @@ TEST(CableValidation, CantileverTipDeflectionMatchesEulerBernoulli) {
     c.density = 7750;
     c.youngs_modulus = 2e11;
     c.damping = 0.01;  // s: damps the first mode (22 rad/s) at ~2.4 /s
-    c.attach.push_back({0, "world", "fixed"});
+    c.attach.push_back({0, "world", "revolute"});
     world.add_cable(c);
     for (int i = 0; i < 500; ++i) world.step();
     const double pi = std::acos(-1.0);
@@ -70,7 +70,7 @@ TEST(CableValidation, CantileverFirstBendingFrequency) {
     c.radius = 0.01;
     c.density = 7750;
     c.youngs_modulus = 2e11;
-    c.attach.push_back({0, "world", "fixed"});
+    c.attach.push_back({0, "world", "revolute"});
     world.add_cable(c);
     const int steps = 1000;
     std::vector<double> z(steps + 1);
@@ -131,8 +131,8 @@ double roll_up_radius_error(uint32_t elements, double turns) {
     c.density = 7750;
     c.youngs_modulus = E;
     c.damping = 0.01;
-    c.attach.push_back({0, "world", "fixed"});
-    c.attach.push_back({-1, "end", "fixed"});
+    c.attach.push_back({0, "world", "revolute"});
+    c.attach.push_back({-1, "end", "revolute"});
     world.add_cable(c);
     const double ei = E * kPi * r * r * r * r / 4;
     const double moment = 2 * kPi * turns * ei / L;

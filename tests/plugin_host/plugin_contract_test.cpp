@@ -5,6 +5,9 @@
 //   for every [step] call; joints got 0 (test.joint.clock, tests/plugins/test_joints_contract.c).
 // - PIVOT_FATAL: "the instance must not be called again"; a joint that
 //   returned it was called again at the next step (broken_joint_fatal).
+// - PIVOT_DISCARD: "outputs unusable for this step only; the host may retry
+//   (smaller step, other solver)"; a joint's DISCARD failed the step
+//   (test.joint.short_clock).
 // - PIVOT_SOLVE_OUT_OF_MEMORY is a pivot_solve_status; it was refused as
 //   "not a pivot_solve_status" (broken_solver_out_of_memory).
 #include <array>
@@ -12,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -75,6 +79,63 @@ TEST(PluginContract, JointsAreGivenTheTimeTheStepStartsAt) {
         EXPECT_NEAR(start, k * h, 1e-15);
         world.step();
         EXPECT_NEAR(world.linear_velocity(0)[0], start, 1e-12) << "step from t = " << start;
+    }
+}
+
+// The short clock discards steps longer than 3 ms; the host takes a 10 ms
+// step again in 4 substeps of 2.5 ms (2 of 5 ms are discarded too), each
+// given its own start time. The clock's rigid row is solved exactly (1e-12
+// m/s, as above), so the substeps' velocities are their start times,
+// 0, 2.5, 5 and 7.5 ms, and x = (h/4) sum of them = 3.75e-5 m; a single
+// step would have left x = 0, two substeps 2.5e-5 m.
+TEST(PluginContract, ADiscardedStepIsTakenAgainInSubsteps) {
+    const double h = 0.01;
+    const std::unique_ptr<World> world_owner = world_with_joint("test.joint.short_clock", h);
+    World& world = *world_owner;
+    world.step();
+    EXPECT_EQ(world.statistics().substeps, 4u);
+    EXPECT_NEAR(world.time(), h, 1e-15);
+    EXPECT_NEAR(world.linear_velocity(0)[0], 0.0075, 1e-12);
+    EXPECT_NEAR(world.position(0)[0], 0.0025 * (0.0 + 0.0025 + 0.005 + 0.0075), 1e-13);
+    world.step();  // from t = h: the substeps start at 10, 12.5, 15 and 17.5 ms
+    EXPECT_EQ(world.statistics().substeps, 4u);
+    EXPECT_NEAR(world.time(), 2 * h, 1e-15);
+    EXPECT_NEAR(world.linear_velocity(0)[0], 0.0175, 1e-12);
+}
+
+// A step discarded at every size tried fails naming the plugin, and leaves
+// the world exactly as it was; so does one with retries turned off.
+TEST(PluginContract, AStepDiscardedAtEverySizeFailsAndChangesNothing) {
+    for (uint32_t halvings : {1u, 0u}) {  // 1: 5 ms substeps, still above 3 ms
+        WorldSettings settings;
+        settings.timestep = 0.01;
+        settings.gravity = {0.0, 0.0, -9.81};
+        settings.discard_halvings = halvings;
+        World world(registry(), settings);
+        BodyDescription body;
+        body.name = "slider";
+        body.mass = 1.0;
+        body.inertia = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+        body.linear_velocity = {0.5, 0.0, 0.0};
+        world.add_body(body);
+        JointDescription joint;
+        joint.name = "clock";
+        joint.type = "test.joint.short_clock";
+        joint.body1 = "world";
+        joint.body2 = "slider";
+        world.add_joint(joint);
+        const std::vector<uint8_t> before = world.save_state();
+        try {
+            world.step();
+            FAIL() << "a step discarded at every size was accepted";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("plugin 'test.joint.short_clock'"), std::string::npos) << what;
+            EXPECT_NE(what.find("returned DISCARD"), std::string::npos) << what;
+            const char* tried = halvings == 0 ? "not retried" : "again in 2 substeps";
+            EXPECT_NE(what.find(tried), std::string::npos) << what;
+        }
+        EXPECT_EQ(world.save_state(), before) << "discard_halvings " << halvings;
     }
 }
 

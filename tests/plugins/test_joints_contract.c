@@ -8,6 +8,10 @@
  * (pivot_step_info.time, "simulated time at the start of the step"): a body
  * on it moves along x at the speed of the time its step started at, so a
  * host test sees the time the host gives joints.
+ * "test.joint.short_clock": the clock joint, which discards any step
+ * longer than 3 ms (PIVOT_DISCARD, "outputs unusable for this step only;
+ * the host may retry (smaller step, other solver)"): a host test sees the
+ * host retry the step in substeps, each with its own start time.
  * "test.joint.drive" (ABI 1.6): parameter roles. Its per-item parameters
  * have names of its own and say what they are through their roles
  * (pivot_param_role):
@@ -113,6 +117,24 @@ static pivot_status clock_rows(const void* instance, const pivot_joint_batch* ba
         row_counts[j] = 1u;
     }
     return PIVOT_OK;
+}
+
+/* s: the longest step the short clock takes */
+#define SHORT_CLOCK_MAX_TIMESTEP 0.003
+
+static pivot_status short_clock_rows(const void* instance, const pivot_joint_batch* batch,
+                                     const pivot_step_info* step, pivot_row* rows, double* jacobians,
+                                     uint32_t* row_counts)
+{
+    if (step != NULL && step->timestep > SHORT_CLOCK_MAX_TIMESTEP) {
+        const contract_joint_instance* self = (const contract_joint_instance*)instance;
+        if (self != NULL && self->host != NULL && self->host->log != NULL) {
+            self->host->log(self->host->context, PIVOT_LOG_INFO, "test.joint.short_clock",
+                            "steps longer than 3 ms are discarded");
+        }
+        return PIVOT_DISCARD;
+    }
+    return clock_rows(instance, batch, step, rows, jacobians, row_counts);
 }
 
 static pivot_status drive_rows(const void* instance, const pivot_joint_batch* batch,
@@ -221,6 +243,44 @@ static const pivot_plugin_descriptor clock_descriptor = {
     .functions = &clock_functions,
 };
 
+static const pivot_joint_functions short_clock_functions = {
+    .struct_size = sizeof(pivot_joint_functions),
+    .max_rows_per_joint = 1u,
+    .instance =
+        {
+            .create = contract_create,
+            .destroy = contract_destroy,
+            .clone = contract_clone,
+            .reset = NULL,
+            .set_params = NULL,
+            .state_size = NULL,
+            .save_state = NULL,
+            .load_state = NULL,
+        },
+    .rows = short_clock_rows,
+    .coordinate = NULL,
+    .geometric_stiffness = NULL,
+    .frames = PIVOT_JOINT_FRAMES_ANCHOR,
+    .reserved = 0u,
+};
+
+static const pivot_plugin_descriptor short_clock_descriptor = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_JOINT,
+    .id = "test.joint.short_clock",
+    .name = "Short-step clock joint (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "The clock joint; discards steps longer than 3 ms",
+    .capabilities = 0u,
+    .params = NULL,
+    .param_count = 0u,
+    .reserved = 0u,
+    .functions = &short_clock_functions,
+};
+
 static const pivot_plugin_descriptor descriptor = {
     .struct_size = sizeof(pivot_plugin_descriptor),
     .abi_major = PIVOT_ABI_MAJOR,
@@ -255,7 +315,8 @@ static const pivot_plugin_descriptor descriptor_1_5 = {
     .functions = &drive_functions,
 };
 
-static const pivot_plugin_descriptor* const plugins[] = {&clock_descriptor, &descriptor, &descriptor_1_5};
+static const pivot_plugin_descriptor* const plugins[] = {&clock_descriptor, &short_clock_descriptor, &descriptor,
+                                                         &descriptor_1_5};
 
 static const pivot_plugin_library library = {
     .struct_size = sizeof(pivot_plugin_library),

@@ -179,8 +179,8 @@ TEST(SceneRoundTrip, CableFromFileMatchesCodeBitForBit) {
     cable.material = "rope";
     cable.gauss_points = 4u;
     cable.damping = 0.001;
-    cable.attach.push_back({0, "world", "spherical"});
-    cable.attach.push_back({-1, "weight", "fixed"});
+    cable.attach.push_back({0, "world", "spherical"});  // the joint types the scene's attach types stand for
+    cable.attach.push_back({-1, "weight", "revolute"});
     from_code.add_cable(cable);
 
     expect_identical_runs(*from_file, from_code, 300);

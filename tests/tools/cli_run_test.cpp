@@ -166,6 +166,9 @@ TEST(CliRun, SummaryHasTheContractKeys) {
     EXPECT_EQ(j["contacts_dropped"]["total"], 0);  // no contact reached the step's memory cap
     EXPECT_EQ(j["contacts_dropped"]["steps"], 0);
     EXPECT_EQ(r.out.find("CONTACTS DROPPED"), std::string::npos) << r.out;
+    EXPECT_EQ(j["substeps"]["steps"], 0);  // no plugin discarded a step
+    EXPECT_EQ(j["substeps"]["max"], 1);
+    EXPECT_EQ(r.out.find("SUBSTEPS"), std::string::npos) << r.out;
     // Semi-implicit Euler on a rigid pendulum loses a little energy, never gains much.
     const double e0 = j["energy"]["initial"].get<double>(), e1 = j["energy"]["final"].get<double>();
     EXPECT_NEAR(e0, 2.0 * 9.81 * 0.6242202548207136, 1e-12);

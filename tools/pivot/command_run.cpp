@@ -238,6 +238,8 @@ int run(Arguments& args) {
         uint64_t diverging = 0;
         double diverging_first = -1.0;  // s, the first step reported diverging
         uint64_t contacts_dropped = 0, dropping_steps = 0;  // past the step's memory cap (docs/engine.md)
+        uint64_t substepped_steps = 0;  // steps a plugin discarded, taken again in substeps
+        uint32_t substeps_max = 1;
         const bool progress = !quiet && isatty(fileno(stderr));
         ProgressBar bar(steps);
         for (step = 1; step <= steps; ++step) {
@@ -250,6 +252,8 @@ int run(Arguments& args) {
             budget_limited += s.budget_limited;
             contacts_dropped += s.contacts_dropped;
             dropping_steps += s.contacts_dropped > 0 ? 1 : 0;
+            substepped_steps += s.substeps > 1 ? 1 : 0;
+            substeps_max = std::max(substeps_max, s.substeps);
             iterations += s.solver_iterations;
             residual_max = std::max(residual_max, s.solver_residual_max);
             joint_error_max = std::max(joint_error_max, s.max_joint_error);
@@ -303,6 +307,7 @@ int run(Arguments& args) {
             {"max_joint_error", joint_error_max},
             {"max_penetration", penetration_max},
             {"contacts_dropped", {{"total", contacts_dropped}, {"steps", dropping_steps}}},
+            {"substeps", {{"steps", substepped_steps}, {"max", substeps_max}}},
             {"energy", {{"initial", energy_initial}, {"final", energy_final}, {"excess_max", energy_excess_max}}},
             {"diverging", {{"steps", diverging}, {"first_time", diverging > 0 ? nlohmann::json(diverging_first)
                                                                                 : nlohmann::json(nullptr)}}}};
@@ -321,6 +326,11 @@ int run(Arguments& args) {
                 fmt::print("{}: CONTACTS DROPPED: {} in {} steps (their rows would pass the step's memory cap, "
                            "WorldSettings::max_contact_row_values: docs/engine.md \"Memory bounds\")\n",
                            scene_file, contacts_dropped, dropping_steps);
+            }
+            if (substepped_steps > 0) {
+                fmt::print("{}: SUBSTEPS: {} steps discarded by a plugin (PIVOT_DISCARD) and taken again in up to {} "
+                           "substeps\n",
+                           scene_file, substepped_steps, substeps_max);
             }
             if (diverging > 0) {
                 fmt::print("{}: DIVERGING: {} steps from t = {:.6g} s (energy gain up to {:.3g} J, max joint error {:.3g})\n",

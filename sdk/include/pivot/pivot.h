@@ -68,6 +68,10 @@
  * pivot_world_statistics.contacts_dropped, appended), and an island whose
  * matrix would exceed 2^22 values is solved by velocity PGS whatever the
  * solver named (docs/engine.md "Memory bounds").
+ * 0.8 (2026-11): a step that a plugin discards (PIVOT_DISCARD) is taken
+ * again in 2, 4, ... up to 16 substeps, and fails, leaving the world as it
+ * was, only when those are discarded too; pivot_world_statistics gains
+ * substeps (appended).
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -443,6 +447,12 @@ typedef struct pivot_world_statistics {
                                   step's memory cap (docs/engine.md
                                   "Memory bounds")                            */
     uint32_t reserved6;        /* zero */
+    /* ---- appended in 0.8 ---- */
+    uint32_t substeps;         /* 1, or the substeps the last step was taken
+                                  in after a plugin discarded it (2, 4, ...
+                                  16, each of timestep / substeps; the counts
+                                  above are then summed over them)            */
+    uint32_t reserved7;        /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);
