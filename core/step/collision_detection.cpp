@@ -13,27 +13,36 @@ namespace pivot {
 
 void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScratch& s) {
     if (!s.collision_possible) return;
-    // Poses of the elements that carry shapes (rigid bodies: q = x, quaternion).
-    for (uint32_t e = 0; e < model.element_count; ++e) {
-        const ElementGroup& g = model.element_groups[model.element_group[e]];
-        if (g.chain) continue;
-        const double* q = state.q.data() + g.q_offset + (e - g.first) * g.nq;
-        s.body_poses[e].position = {q[0], q[1], q[2]};
-        s.body_poses[e].orientation = collision::Quat(q[3], q[4], q[5], q[6]);
-    }
-    // How fast each body may move this step (at its free velocity v*, gravity
-    // and applied forces included): its shapes' contacts are looked for that
-    // much farther, so that a fast body meets the ground as a speculative
-    // contact instead of passing into it (a 60 Hz drop at 5 m/s moves 8 cm
-    // a step, eight times the default margin).
-    for (uint32_t e = 0; e < model.element_count; ++e) {
-        if (model.element_groups[model.element_group[e]].chain) continue;
-        const double* v = s.v_free.data() + model.element_v_offset[e];
-        // sqrt of the sum, not hypot: speeds are far from overflow, and
-        // hypot's care costs more than the rest of the loop for a pile.
-        s.body_speeds[e] = model.fixed[e] ? collision::BodySpeed{}
-                                          : collision::BodySpeed{std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]),
-                                                                 std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5])};
+    // The frames of the elements that carry shapes (material point (0, 0, 0),
+    // one material_frames call per group), and how fast each may move this
+    // step: at its free velocity v* (gravity and applied forces included),
+    // so its shapes' contacts are looked for that much farther and a fast
+    // body meets the ground as a speculative contact instead of passing
+    // into it (a 60 Hz drop at 5 m/s moves 8 cm a step, eight times the
+    // default margin).
+    for (size_t gi = 0; gi < model.element_groups.size(); ++gi) {
+        auto& go = s.group_origins[gi];
+        if (go.points.empty()) continue;
+        const ElementGroup& g = model.element_groups[gi];
+        const pivot_element_batch batch = element_batch(g, state, s.v_free.data() + g.v_offset);
+        require_usable(checked_material_frames(g.instance, batch, go.points.data(),
+                                               static_cast<uint32_t>(go.points.size()), guarded(go.poses),
+                                               guarded(go.twists), guarded(go.jacobians)));
+        for (size_t k = 0; k < go.points.size(); ++k) {
+            const uint32_t e = g.first + go.points[k].element;
+            const double* pose = go.poses.data() + 7 * k;
+            const double* twist = go.twists.data() + 6 * k;
+            s.body_poses[e].position = {pose[0], pose[1], pose[2]};
+            s.body_poses[e].orientation = collision::Quat(pose[3], pose[4], pose[5], pose[6]);
+            // sqrt of the sum, not hypot: speeds are far from overflow, and
+            // hypot's care costs more than the rest of the loop for a pile.
+            s.body_speeds[e] = model.fixed[e] ? collision::BodySpeed{}
+                                              : collision::BodySpeed{
+                                                    std::sqrt(twist[0] * twist[0] + twist[1] * twist[1] +
+                                                              twist[2] * twist[2]),
+                                                    std::sqrt(twist[3] * twist[3] + twist[4] * twist[4] +
+                                                              twist[5] * twist[5])};
+        }
     }
     // Cable contact samples: centreline points (one material_frames call per
     // cable), moving at their free velocity J v*.

@@ -168,6 +168,23 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         gs.twists.assign(6 * gs.points.size(), 0.0);
         gs.jacobians.assign(6 * model.element_groups[g].nv * gs.points.size(), 0.0);
     }
+    // The elements that carry shapes: their frames at material point (0, 0, 0).
+    s.group_origins.assign(model.element_groups.size(), {});
+    std::vector<uint8_t> has_shapes(elements, 0);
+    for (const collision::Shape& shape : model.shapes) {
+        if (shape.body != collision::kStaticBody) has_shapes[static_cast<uint32_t>(shape.body)] = 1;
+    }
+    for (uint32_t e = 0; e < elements; ++e) {
+        if (!has_shapes[e]) continue;
+        const uint32_t group = model.element_group[e];
+        s.group_origins[group].points.push_back({e - model.element_groups[group].first, 0, {0.0, 0.0, 0.0}});
+    }
+    for (size_t g = 0; g < s.group_origins.size(); ++g) {
+        auto& go = s.group_origins[g];
+        go.poses.assign(7 * go.points.size(), 0.0);
+        go.twists.assign(6 * go.points.size(), 0.0);
+        go.jacobians.assign(6 * model.element_groups[g].nv * go.points.size(), 0.0);
+    }
     // Bodies joined by a joint do not collide; nor do the samples of one
     // cable (no self-contact), nor a cable's samples with a body it is
     // attached to.

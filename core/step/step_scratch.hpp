@@ -182,6 +182,14 @@ struct StepScratch {
         uint32_t first_sample = 0;  // index of the first in WorldModel::contact_samples
     };
     std::vector<GroupSamples> group_samples;
+    // Per element group carrying shapes: the frames of its elements that
+    // have shapes, at material point (0, 0, 0), asked of material_frames
+    // (`elements`: their indices within the group).
+    struct GroupOrigins {
+        std::vector<pivot_material_point> points;
+        PluginOutput<double> poses, twists, jacobians;
+    };
+    std::vector<GroupOrigins> group_origins;
     std::vector<int32_t> collision_cable;  // per collision body: its cable, or -1 (the broadphase filter)
     struct ContactPoint {
         uint32_t collision_contact;  // index in the collision world's contacts of this step

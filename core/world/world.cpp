@@ -1,8 +1,9 @@
-// Building a world and reading it: bodies become elements of the rigid-body
-// element plugin, with their shapes; the world's state read and set body by
-// body; its energy. Joints (world_joints.cpp), cables (world_cables.cpp),
-// materials (world_materials.cpp) and the solvers' chains
-// (world_solvers.cpp) are built in files of their own.
+// A world: its settings, static shapes, layout (relayout: the offsets of
+// groups and elements after a change), material frames and energy, and what
+// the last step reported. Bodies (world_bodies.cpp), joints
+// (world_joints.cpp), cables (world_cables.cpp), materials
+// (world_materials.cpp) and the solvers' chains (world_solvers.cpp) are
+// built in files of their own.
 #include "world/world.hpp"
 #include "world/physical_limits.hpp"
 
@@ -131,31 +132,6 @@ const std::vector<ContactReport>& World::contacts() const {
 
 World::~World() = default;
 
-ElementGroup& World::rigid_group() {
-    const PluginRecord& plugin = registry_->require(PIVOT_KIND_ELEMENT, model_.settings.rigid_body_element);
-    for (ElementGroup& g : model_.element_groups) {
-        if (&g.instance.plugin() == &plugin) return g;
-    }
-    ElementGroup g;
-    g.instance = PluginInstance(plugin, pack_params(plugin, ParamScope::instance, model_.settings.rigid_body_options,
-                                                    "settings.rigid_body_options"));
-    g.node_nq = plugin.element.coords_per_node;
-    g.node_nv = plugin.element.velocities_per_node;
-    g.nq = plugin.element.nodes_per_element * g.node_nq;
-    g.nv = plugin.element.nodes_per_element * g.node_nv;
-    g.item_stride = plugin.item_param_count();
-    if (g.nq != 7 || g.nv != 6 || plugin.has(PIVOT_ELEMENT_CAP_SHARED_NODES)) {
-        throw Error(fmt::format("{}: a rigid-body element must have 7 coordinates and 6 velocities", describe(plugin)));
-    }
-    // A new group goes after the existing ones (cables, when they came
-    // first): add_body inserts at its offsets before the next relayout().
-    g.first = model_.element_count;
-    g.q_offset = model_.nq;
-    g.v_offset = model_.nv;
-    model_.element_groups.push_back(std::move(g));
-    return model_.element_groups.back();
-}
-
 void World::relayout() {
     state_.energy_watch.valid = false;
     // Groups are contiguous in q and v, in creation order.
@@ -209,148 +185,6 @@ void World::relayout() {
     scratch_.reset();                             // re-sized at the next step
 }
 
-BodyId World::add_body(const BodyDescription& body) {
-    const std::string where = fmt::format("body '{}'", body.name);
-    if (body.name.empty()) throw Error("body: name must not be empty");
-    if (body.name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
-    if (body_by_name_.count(body.name)) throw Error(where + ": name: another body already has this name");
-    if (std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == body.name; })) {
-        throw Error(where + ": name: a cable already has this name");
-    }
-    check_mass_and_inertia(body.mass, body.inertia, where);
-    if (!body.fixed) {
-        const BodyRecord* lightest = nullptr;
-        const BodyRecord* heaviest = nullptr;
-        for (const BodyRecord& b : model_.bodies) {
-            if (model_.fixed[b.element]) continue;
-            if (!lightest || b.mass < lightest->mass) lightest = &b;
-            if (!heaviest || b.mass > heaviest->mass) heaviest = &b;
-        }
-        check_mass_ratio(body.mass, where, lightest ? lightest->mass : 0.0, lightest ? lightest->name : "",
-                         heaviest ? heaviest->mass : 0.0, heaviest ? heaviest->name : "");
-    }
-    check_position(body.position, where, "position");
-    check_velocity(body.linear_velocity, body.angular_velocity, where);
-    const auto& o = body.orientation;
-    const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-    if (!(std::abs(norm - 1.0) <= 1e-6)) {
-        throw Error(fmt::format("{}: orientation: not a unit quaternion (norm {})", where, norm));
-    }
-
-    std::vector<collision::Shape> shapes;
-    for (size_t k = 0; k < body.shapes.size(); ++k) {
-        shapes.push_back(make_shape(body.shapes[k], fmt::format("{}: shapes[{}]", where, k), false));
-    }
-
-    ElementGroup& g = rigid_group();
-    const uint32_t group = static_cast<uint32_t>(&g - model_.element_groups.data());
-    const auto& I = body.inertia;
-    const nlohmann::json item = {{"mass", body.mass},
-                                 {"inertia_diagonal", {I[0], I[4], I[8]}},
-                                 {"inertia_products", {I[1], I[2], I[5]}}};
-    const auto params = pack_params(g.instance.plugin(), ParamScope::item, item, where);
-    // Insert the element at the end of its group, in the global arrays too.
-    const uint32_t q_at = g.q_offset + g.count * g.nq;
-    const uint32_t v_at = g.v_offset + g.count * g.nv;
-    const uint32_t element_at = g.first + g.count;
-    const double q[7] = {body.position[0], body.position[1], body.position[2], o[0] / norm, o[1] / norm, o[2] / norm,
-                         o[3] / norm};
-    const double v[6] = {body.linear_velocity[0],  body.linear_velocity[1],  body.linear_velocity[2],
-                         body.angular_velocity[0], body.angular_velocity[1], body.angular_velocity[2]};
-    state_.q.insert(state_.q.begin() + q_at, q, q + 7);
-    state_.v.insert(state_.v.begin() + v_at, v, v + 6);
-    state_.applied.insert(state_.applied.begin() + v_at, 6, 0.0);
-    model_.fixed.insert(model_.fixed.begin() + element_at, body.fixed ? 1 : 0);
-    g.item_params.insert(g.item_params.end(), params.begin(), params.end());
-    g.q_reference.insert(g.q_reference.end(), q, q + 7);
-    ++g.count;
-    for (auto& b : model_.bodies) {
-        if (b.element >= element_at) ++b.element;
-    }
-    for (auto& j : model_.joints) {
-        for (Attachment* a : {&j.frame1, &j.frame2}) {
-            if (a->element != Attachment::kWorld && a->element >= element_at) ++a->element;
-        }
-    }
-    for (auto& shape : model_.shapes) {
-        if (shape.body != collision::kStaticBody && shape.body >= static_cast<int32_t>(element_at)) ++shape.body;
-    }
-    for (auto& shape : shapes) {
-        shape.body = static_cast<int32_t>(element_at);
-        model_.shapes.push_back(shape);
-    }
-    model_.bodies.push_back({body.name, group, element_at, body.mass});
-    body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));
-    relayout();
-    return static_cast<BodyId>(model_.bodies.size() - 1);
-}
-
-BodyId World::body(std::string_view name) const {
-    auto it = body_by_name_.find(std::string(name));
-    if (it == body_by_name_.end()) throw Error(fmt::format("no body named '{}'", name));
-    return it->second;
-}
-
-JointId World::joint(std::string_view name) const {
-    auto it = joint_by_name_.find(std::string(name));
-    if (it == joint_by_name_.end()) throw Error(fmt::format("no joint named '{}'", name));
-    return it->second;
-}
-
-const double* World::body_q(BodyId b) const {
-    const BodyRecord& r = model_.bodies.at(b);
-    const ElementGroup& g = model_.element_groups[r.group];
-    return state_.q.data() + g.q_offset + (r.element - g.first) * g.nq;
-}
-
-const double* World::body_v(BodyId b) const {
-    return state_.v.data() + model_.element_v_offset[model_.bodies.at(b).element];
-}
-
-std::array<double, 3> World::position(BodyId b) const {
-    const double* q = body_q(b);
-    return {q[0], q[1], q[2]};
-}
-std::array<double, 4> World::orientation(BodyId b) const {
-    const double* q = body_q(b);
-    return {q[3], q[4], q[5], q[6]};
-}
-std::array<double, 3> World::linear_velocity(BodyId b) const {
-    const double* v = body_v(b);
-    return {v[0], v[1], v[2]};
-}
-std::array<double, 3> World::angular_velocity(BodyId b) const {
-    const double* v = body_v(b);
-    return {v[3], v[4], v[5]};
-}
-
-void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<double, 4>& o) {
-    const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-    if (!(std::abs(norm - 1.0) <= 1e-6)) {
-        throw Error(fmt::format("body '{}': set_pose: orientation must be a unit quaternion", body_name(b)));
-    }
-    check_position(p, fmt::format("body '{}': set_pose", body_name(b)), "position");
-    auto* q = const_cast<double*>(body_q(b));
-    q[0] = p[0], q[1] = p[1], q[2] = p[2];
-    for (int i = 0; i < 4; ++i) q[3 + i] = o[i] / norm;
-    state_.energy_watch.valid = false;
-}
-
-void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular) {
-    check_velocity(linear, angular, fmt::format("body '{}': set_velocity", body_name(b)));
-    auto* v = const_cast<double*>(body_v(b));
-    for (int i = 0; i < 3; ++i) v[i] = linear[i], v[3 + i] = angular[i];
-    state_.energy_watch.valid = false;
-}
-
-void World::set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque) {
-    if (!all_finite(force.data(), 3) || !all_finite(torque.data(), 3)) {
-        throw Error(fmt::format("body '{}': external force: must be finite", body_name(b)));
-    }
-    double* f = state_.applied.data() + model_.element_v_offset[model_.bodies.at(b).element];
-    for (int i = 0; i < 3; ++i) f[i] = force[i], f[3 + i] = torque[i];
-}
-
 const JointReaction& World::reaction(JointId j) const {
     static const JointReaction none{};
     return scratch_ ? scratch_->reactions.at(j) : none;
@@ -359,6 +193,19 @@ const JointReaction& World::reaction(JointId j) const {
 const StepStatistics& World::statistics() const {
     static const StepStatistics none{};
     return scratch_ ? scratch_->statistics : none;
+}
+
+void World::element_frame(const ElementGroup& g, const pivot_element_batch& batch, const std::array<double, 3>& local,
+                          double pose[7], double twist[6]) const {
+    const pivot_material_point point{0, 0, {local[0], local[1], local[2]}};
+    GuardedArray<double, 7> pose_out;
+    GuardedArray<double, 6> twist_out;
+    frame_jacobian_.resize(6 * g.nv);  // grows once: readers call this every frame (bodies, cable nodes)
+    CallResult r = checked_material_frames(g.instance, batch, &point, 1, guarded(pose_out), guarded(twist_out),
+                                           guarded(frame_jacobian_));
+    if (!r.ok()) throw Error(r.message);
+    std::copy_n(pose_out.values.data(), 7, pose);
+    std::copy_n(twist_out.values.data(), 6, twist);
 }
 
 void World::attachment_frame(const Attachment& a, double pose[7], double twist[6]) const {
@@ -374,18 +221,11 @@ void World::attachment_frame(const Attachment& a, double pose[7], double twist[6
     const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + e * g.item_stride,
                                     state_.q.data() + g.q_offset + g.element_q(e),
                                     state_.v.data() + g.v_offset + g.element_v(e), g.q_reference.data() + e * g.nq};
-    const pivot_material_point point{0, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}};
-    GuardedArray<double, 7> pose_out;
-    GuardedArray<double, 6> twist_out;
-    frame_jacobian_.resize(6 * g.nv);  // grows once: readers call this every frame (cable nodes)
-    CallResult r = checked_material_frames(g.instance, batch, &point, 1, guarded(pose_out), guarded(twist_out),
-                                           guarded(frame_jacobian_));
-    if (!r.ok()) throw Error(r.message);
-    const double* raw_pose = pose_out.values.data();
-    std::copy_n(twist_out.values.data(), 6, twist);
-    std::copy(raw_pose, raw_pose + 3, pose);
+    double material[7];
+    element_frame(g, batch, a.local_point, material, twist);
+    std::copy(material, material + 3, pose);
     // The frame's orientation: the material frame's, then the attachment's rotation.
-    const Quatd body_conjugate = {raw_pose[3], -raw_pose[4], -raw_pose[5], -raw_pose[6]};
+    const Quatd body_conjugate = {material[3], -material[4], -material[5], -material[6]};
     const Quatd frame = conjugate_times(body_conjugate, a.local_rotation);  // q_body * local_rotation
     std::copy(frame.begin(), frame.end(), pose + 3);
 }

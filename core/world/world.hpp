@@ -1,6 +1,7 @@
 #pragma once
-// A world: rigid bodies (and later other elements) connected by joints,
-// stepped with one complementarity problem per island per step
+// A world: elements of element plugins (bodies, which carry shapes; cables,
+// chains of elements with shared nodes) connected by joints and touching in
+// contacts, stepped with one complementarity problem per island per step
 // (docs/engine.md). Model and state live here, in flat arrays
 // grouped by plugin instance; the stages of a step are in core/step/, one
 // file each, and read and write only these arrays.
@@ -407,7 +408,17 @@ private:
     // restore_state without its rollback: may leave the world half restored
     // when it throws (restore_state undoes that).
     void read_state(const uint8_t* data, size_t size);
-    ElementGroup& rigid_group();
+    // world_bodies.cpp: the body element's group (created with the first
+    // body); the coordinates placing a body at a pose (node_coordinates) and
+    // the velocities giving its frame a twist; the body's frame (material
+    // point (0, 0, 0)) now; and the one place element indices move, when an
+    // element is inserted at `element_at`.
+    ElementGroup& body_group();
+    void place_body(const ElementGroup& g, const double pose[7], double* q, const std::string& where) const;
+    void body_velocities(const ElementGroup& g, const double* item_params, const double* q, const double twist[6],
+                         double* v, const std::string& where) const;
+    void body_frame(BodyId b, double pose[7], double twist[6]) const;
+    void shift_elements_from(uint32_t element_at);
     uint32_t joint_group(const PluginRecord& plugin);
     // The joint plugin of a joint type (a short name stands for
     // pivot.joint.<name>); throws naming `where` and the loaded joints.
@@ -430,8 +441,10 @@ private:
     // contact samples) and they are not yet: two cables and no shape used
     // to index an empty table.
     void ensure_material_pairs();
-    const double* body_q(BodyId b) const;
-    const double* body_v(BodyId b) const;
+    // World pose, twist and (in frame_jacobian_) the 6 x nv Jacobian of
+    // material point `local` of the one element of `batch`, of group g.
+    void element_frame(const ElementGroup& g, const pivot_element_batch& batch, const std::array<double, 3>& local,
+                       double pose[7], double twist[6]) const;
     // World pose and twist of a cable node now.
     void cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const;
     // World pose and twist of an attachment now.

@@ -46,16 +46,23 @@ Attachment World::attach(std::string_view body_name, const std::array<double, 3>
     if (it == body_by_name_.end()) {
         throw Error(fmt::format("{}: no body named '{}' (use \"world\" for the fixed world frame)", where, body_name));
     }
-    const BodyRecord& b = model_.bodies[it->second];
-    const double* q = state_.q.data() + model_.element_groups[b.group].q_offset +
-                      (b.element - model_.element_groups[b.group].first) * 7;
-    const Quatd orientation = {q[3], q[4], q[5], q[6]};
+    // The point in the body's frame (material point (0, 0, 0), where its
+    // shapes are given: the material coordinates of a body's points).
+    double pose[7], twist[6];
+    body_frame(it->second, pose, twist);
+    const Quatd orientation = {pose[3], pose[4], pose[5], pose[6]};
     const Mat3 r = rotation(orientation);
-    const Vec3d d = {point[0] - q[0], point[1] - q[1], point[2] - q[2]};
-    a.element = b.element;
+    const Vec3d d = {point[0] - pose[0], point[1] - pose[1], point[2] - pose[2]};
+    a.element = model_.bodies[it->second].element;
     for (int i = 0; i < 3; ++i) a.local_point[i] = r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];  // R^T d
     a.local_rotation = conjugate_times(orientation, frame);
     return a;
+}
+
+JointId World::joint(std::string_view name) const {
+    auto it = joint_by_name_.find(std::string(name));
+    if (it == joint_by_name_.end()) throw Error(fmt::format("no joint named '{}'", name));
+    return it->second;
 }
 
 const PluginRecord& World::joint_plugin(const std::string& type, const std::string& where) const {

@@ -145,6 +145,17 @@ pivot_status integrate(const void*, uint32_t node_count, const double* q, const 
     return PIVOT_OK;
 }
 
+// A body placed at `pose`: q is the pose itself (x, then the orientation
+// quaternion, normalized).
+pivot_status node_coordinates(const void*, const double pose[7], double* q_node) {
+    if (pose == nullptr || q_node == nullptr) return PIVOT_ERROR;
+    const Quat o = load_quat(pose + 3);
+    if (!(o.w * o.w + o.x * o.x + o.y * o.y + o.z * o.z > 0.0)) return PIVOT_ERROR;
+    store3(load3(pose), q_node);
+    store_quat(normalized(o), q_node + 3);
+    return PIVOT_OK;
+}
+
 pivot_status material_frames(const void*, const pivot_element_batch* batch, const pivot_material_point* points,
                              uint32_t point_count, double* poses, double* twists, double* jacobians) {
     for (uint32_t p = 0; p < point_count; ++p) {
@@ -267,6 +278,7 @@ pivot_element_functions make_functions() {
     f.integrate = integrate;
     f.material_frames = material_frames;
     f.energy = energy;
+    f.node_coordinates = node_coordinates;
     f.frame_stiffness = frame_stiffness;
     return f;
 }

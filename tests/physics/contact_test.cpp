@@ -226,11 +226,16 @@ TEST(Contact, FastDropAtSixtyHertzDoesNotSinkIn) {
 // the pile's top between 0.6 m and 0.95 m (300 spheres are 0.157 m^3 of
 // solid on 0.36 m^2: 0.68 m at random close packing, 0.79 m at loose
 // packing, plus a radius; lower means spheres pass into each other, higher
-// that they float or tower); the pile settled to a creep (every sphere
-// slower than 5 cm/s, from 4.7 m/s at impact: a solver cut short by its
-// sweeps leaves a residual that lets a pile compact at cm/s, as the peers'
-// fixed-sweep solvers do, where an unstable pile moves at m/s); and no
-// step reported a failure: an answer its sweeps cut short is
+// that they float or tower); the pile settled to a creep through its last
+// second (from 4.7 m/s at impact: a solver cut short by its sweeps leaves a
+// residual that lets a pile compact at cm/s, as the peers' fixed-sweep
+// solvers do, where an unstable pile moves at m/s): at every step the mean
+// sphere speed below 2 cm/s and no sphere at 1 m/s. (Measured over five
+// starts differing by 1e-15..1e-11 m in one sphere: mean speeds up to
+// 0.9 cm/s, single spheres jolting up to 0.33 m/s for a step or two as the
+// pile creeps; the fastest sphere of the last step alone ranged 0.014 to
+// 0.14 m/s, a draw of chance, so the test no longer reads one instant.)
+// And no step reported a failure: an answer its sweeps cut short is
 // budget-limited, with its residual.
 TEST(Contact, SpherePileSettlesInsideItsBoxAsALargeIsland) {
     WorldSettings settings;
@@ -257,30 +262,40 @@ TEST(Contact, SpherePileSettlesInsideItsBoxAsALargeIsland) {
         }
     }
     uint32_t large_steps = 0, limited_steps = 0;
+    double fastest = 0.0, mean_max = 0.0;  // over the last second
     for (int step = 0; step < 300; ++step) {
         world.step();
         ASSERT_EQ(world.statistics().solver_failures, 0u) << "step " << step;
         large_steps += world.statistics().large_islands > 0 ? 1 : 0;
         limited_steps += world.statistics().budget_limited > 0 ? 1 : 0;
+        if (step < 240) continue;
+        double sum = 0.0;
+        for (BodyId b = 0; b < world.body_count(); ++b) {
+            const auto v = world.linear_velocity(b);
+            const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            fastest = std::max(fastest, speed);
+            sum += speed;
+        }
+        mean_max = std::max(mean_max, sum / world.body_count());
     }
-    double worst_wall = HUGE_VAL, lowest = HUGE_VAL, fastest = 0.0, top = 0.0;
+    double worst_wall = HUGE_VAL, lowest = HUGE_VAL, top = 0.0;
     for (BodyId b = 0; b < world.body_count(); ++b) {
         const auto p = world.position(b);
         worst_wall = std::min({worst_wall, inner / 2 - std::abs(p[0]), inner / 2 - std::abs(p[1])});
         lowest = std::min(lowest, p[2]);
         top = std::max(top, p[2]);
-        const auto v = world.linear_velocity(b);
-        fastest = std::max(fastest, std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     }
     std::printf("300 spheres after 5 s: %u steps with a large island (%u budget-limited); nearest wall %.4f m, "
-                "lowest centre %.4f m, top %.3f m, fastest %.4f m/s, %u rows\n",
-                large_steps, limited_steps, worst_wall, lowest, top, fastest, world.statistics().rows);
+                "lowest centre %.4f m, top %.3f m; in the last second mean speed up to %.4f m/s, fastest %.4f m/s; "
+                "%u rows\n",
+                large_steps, limited_steps, worst_wall, lowest, top, mean_max, fastest, world.statistics().rows);
     EXPECT_GT(large_steps, 100u) << "the pile is one large island once it lands";
     EXPECT_GE(worst_wall, r - 5e-3);
     EXPECT_GE(lowest, r - 5e-3);
     EXPECT_GT(top, 0.6);
     EXPECT_LT(top, 0.95);
-    EXPECT_LT(fastest, 0.05);
+    EXPECT_LT(mean_max, 0.02);
+    EXPECT_LT(fastest, 1.0);
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 // - PIVOT_DISCARD: "outputs unusable for this step only; the host may retry
 //   (smaller step, other solver)"; a joint's DISCARD failed the step
 //   (test.joint.short_clock).
+// - A body is any element that carries shapes (plugin_element.h): the host
+//   placed bodies assuming the first-party rigid body's q = (x, quaternion),
+//   v = (v, omega) and refused any other layout (test.element.point_mass).
 // - PIVOT_SOLVE_OUT_OF_MEMORY is a pivot_solve_status; it was refused as
 //   "not a pivot_solve_status" (broken_solver_out_of_memory).
 #include <array>
@@ -36,6 +39,7 @@ PluginRegistry& registry() {
     static const bool loaded = [] {
         r.load(PIVOT_FIRST_PARTY_PLUGIN_DIR);
         r.load(PIVOT_TEST_CONTRACT_DIR);
+        r.load(test::good_plugin_dir());  // test.element.point_mass
         r.load(test::broken_plugin_dir());
         return true;
     }();
@@ -137,6 +141,56 @@ TEST(PluginContract, AStepDiscardedAtEverySizeFailsAndChangesNothing) {
         }
         EXPECT_EQ(world.save_state(), before) << "discard_halvings " << halvings;
     }
+}
+
+// Bodies of the point-mass element (q = x, v = its velocity: 3 and 3 values,
+// no orientation) are placed, moved, pushed, read and collided through the
+// element's own functions. A 2 kg ball of radius 0.1 m given 1 m/s along x:
+// read back as given, with the identity orientation of a point; an angular
+// velocity is refused (the element cannot turn); a force of m g up holds it
+// exactly (v+ = v + h (g + F/m) = 0 in z), a torque does nothing (J^T maps
+// it to no velocity). Dropped from 0.5 m onto the ground it comes to rest on
+// its sphere: centre at r within 1 mm (rigid contact, default margin).
+TEST(PluginContract, BodiesOfAnyElementWithShapes) {
+    WorldSettings settings;
+    settings.timestep = 0.01;
+    settings.rigid_body_element = "test.element.point_mass";
+    World world(registry(), settings);
+    ShapeDescription ground;
+    ground.type = "plane";
+    ground.normal = {0, 0, 1};
+    world.add_static_shape(ground);
+    BodyDescription ball;
+    ball.name = "ball";
+    ball.mass = 2.0;
+    ball.position = {0.0, 0.0, 0.5};
+    ball.linear_velocity = {1.0, 0.0, 0.0};
+    ShapeDescription sphere;
+    sphere.type = "sphere";
+    sphere.radius = 0.1;
+    ball.shapes.push_back(sphere);
+    const BodyId b = world.add_body(ball);
+    EXPECT_EQ(world.position(b), (std::array<double, 3>{0.0, 0.0, 0.5}));
+    EXPECT_EQ(world.orientation(b), (std::array<double, 4>{1.0, 0.0, 0.0, 0.0}));
+    EXPECT_EQ(world.linear_velocity(b), (std::array<double, 3>{1.0, 0.0, 0.0}));
+    try {
+        world.set_velocity(b, {1.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
+        ADD_FAILURE() << "a point mass was given an angular velocity";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("body 'ball': set_velocity: velocity: the body's element cannot move "
+                                             "its frame with this twist"),
+                  std::string::npos)
+            << e.what();
+    }
+    world.set_velocity(b, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0});
+    world.set_external_force(b, {0.0, 0.0, 2.0 * 9.81}, {5.0, 5.0, 5.0});
+    world.step();
+    EXPECT_EQ(world.linear_velocity(b), (std::array<double, 3>{0.0, 0.0, 0.0}));
+    EXPECT_EQ(world.position(b), (std::array<double, 3>{0.0, 0.0, 0.5}));
+    world.set_external_force(b, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0});
+    for (int k = 0; k < 200; ++k) world.step();
+    EXPECT_NEAR(world.position(b)[2], 0.1, 1e-3);
+    EXPECT_NEAR(world.linear_velocity(b)[2], 0.0, 1e-6);
 }
 
 // The step that gets FATAL fails naming the plugin; the next one fails

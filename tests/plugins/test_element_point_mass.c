@@ -237,6 +237,19 @@ static pivot_status pm_energy(const void* instance, const pivot_element_batch* b
     return PIVOT_OK;
 }
 
+/* A point placed at `pose`: its position (a point has no orientation). */
+static pivot_status pm_node_coordinates(const void* instance, const double pose[7], double* q_node)
+{
+    (void)instance;
+    if (pose == NULL || q_node == NULL) {
+        return PIVOT_ERROR;
+    }
+    q_node[0] = pose[0];
+    q_node[1] = pose[1];
+    q_node[2] = pose[2];
+    return PIVOT_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tables                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -284,6 +297,7 @@ static const pivot_element_functions pm_functions = {
     .integrate = pm_integrate,
     .material_frames = pm_material_frames,
     .energy = pm_energy,
+    .node_coordinates = pm_node_coordinates,
 };
 
 static const pivot_plugin_descriptor pm_descriptor = {

@@ -46,7 +46,14 @@ extern "C" {
 /* How collision geometry is attached to an element. */
 typedef enum pivot_element_geometry {
     /* Shapes are given by the user in the frame of material point
-       (0,0,0) of the element; the host collides them (rigid bodies). */
+       (0,0,0) of the element; the host collides them (rigid bodies). An
+       element the host uses for bodies has one node: the host places a
+       body with node_coordinates (the pose of that frame), gives it a
+       velocity by solving J v = twist with that frame's Jacobian, applies a
+       body's external wrench as J^T (force, torque), and reads its pose and
+       twist through material_frames; it never reads q or v itself.
+       (Without node_coordinates, a plugin before 1.2, q is the pose:
+       x y z, w x y z.) */
     PIVOT_ELEMENT_GEOMETRY_SHAPES = 1,
     /* A swept sphere along the element's axis: the centreline is the material
        points (s, 0, 0), s in [0, 1]; the radius is the instance parameter
@@ -165,9 +172,11 @@ typedef struct pivot_element_functions {
      * undeformed at `pose` (x y z, quaternion w x y z: for a curve the x
      * axis is the tangent), written to q_node. The host builds a chain from
      * these (a straight cable: every node on the line, x axis along it) and
-     * gives the elements' reference configuration the same values. Required
-     * with PIVOT_ELEMENT_CAP_SHARED_NODES, else may be NULL. Any thread,
-     * no allocation.
+     * gives the elements' reference configuration the same values; and
+     * places a body of an element with PIVOT_ELEMENT_GEOMETRY_SHAPES at the
+     * pose of its material point (0,0,0). Required with
+     * PIVOT_ELEMENT_CAP_SHARED_NODES and for an element used for bodies,
+     * else may be NULL. Any thread, no allocation.
      */
     pivot_status (*node_coordinates)(const void* instance, const double pose[7], double* q_node);
 
