@@ -8,15 +8,15 @@
 
 namespace pivot {
 
-void report_contacts(const WorldModel& model, WorkerPool* pool, StepScratch& s) {
+void report_contacts(const WorldModel& model, WorkerPool* pool, const StepScratch& s, StepOutputs& out) {
     const double h = model.settings.timestep;
-    s.contact_reports.resize(s.contact_points.size());
+    out.contact_reports.resize(s.contact_points.size());
     const auto& contacts = s.collision.contacts().contacts;
     const auto count = static_cast<uint32_t>(s.contact_points.size());
     WorkerPool::for_chunks(pool, count, 512, [&](uint32_t, uint32_t begin, uint32_t end) {
         for (uint32_t i = begin; i < end; ++i) {
             const collision::Contact& c = contacts[s.contact_points[i].collision_contact];
-            ContactReport& r = s.contact_reports[i];
+            ContactReport& r = out.contact_reports[i];
             const int32_t ea = collision_element(model, s.collision.shape(c.shape_a).body);
             const int32_t eb = collision_element(model, s.collision.shape(c.shape_b).body);
             r.body1 = ea >= 0 ? s.body_of_element[static_cast<uint32_t>(ea)] : -1;

@@ -270,7 +270,8 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
 
 }  // namespace
 
-void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& s) {
+void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& s,
+                          StepStatistics& statistics) {
     s.contact_points.clear();
     s.contact_coupling.clear();
     s.contact_jacobian.clear();
@@ -313,7 +314,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         }
         full = full || row_values + values > model.settings.max_contact_row_values;
         if (full) {
-            ++s.statistics.contacts_dropped;
+            ++statistics.contacts_dropped;
             continue;
         }
         row_values += values;

@@ -68,7 +68,7 @@ void World::step_in_substeps(const StepDiscarded& discarded) {
     const double time_limit = model_.settings.step_time_limit;
     std::string reason = discarded.what();
     uint32_t tried = 1;                                        // substeps of the last attempt
-    decltype(StepStatistics::stage_seconds) seconds = s.statistics.stage_seconds;  // every attempt's
+    decltype(StepStatistics::stage_seconds) seconds = outputs_.statistics.stage_seconds;  // every attempt's
     if (model_.settings.discard_halvings == 0) reason += " (WorldSettings::discard_halvings is 0)";
     retry_backup_ = state_;
     for (uint32_t halvings = 1; halvings <= model_.settings.discard_halvings; ++halvings) {
@@ -84,23 +84,23 @@ void World::step_in_substeps(const StepDiscarded& discarded) {
         try {
             for (uint32_t k = 0; k < tried; ++k) {
                 run_step_stages();
-                add_substep(step, s.statistics);
+                add_substep(step, outputs_.statistics);
             }
             step.substeps = tried;
-            s.statistics = step;
+            outputs_.statistics = step;
             return;
         } catch (const StepDiscarded& again) {
             state_ = retry_backup_;
             seconds = step.stage_seconds;
-            for (size_t k = 0; k < seconds.size(); ++k) seconds[k] += s.statistics.stage_seconds[k];  // its part
+            for (size_t k = 0; k < seconds.size(); ++k) seconds[k] += outputs_.statistics.stage_seconds[k];  // its part
             reason = again.what();
         } catch (...) {
             state_ = retry_backup_;  // a substep failed otherwise: the step fails as a whole
             throw;
         }
     }
-    s.statistics = StepStatistics{};
-    s.statistics.stage_seconds = seconds;
+    outputs_.statistics = StepStatistics{};
+    outputs_.statistics.stage_seconds = seconds;
     throw Error(tried == 1 ? fmt::format("step discarded, not retried: {}", reason)
                            : fmt::format("step discarded at h = {} s and again in {} substeps: {}", h, tried,
                                          reason));

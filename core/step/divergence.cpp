@@ -57,7 +57,7 @@ void start_energy_watch(const WorldModel& model, const WorldState& state, StepSc
     s.watch_start = {true, kinetic + potential, kinetic, potential};
 }
 
-void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s) {
+void watch_divergence(const WorldModel& model, WorldState& state, const StepScratch& s, StepStatistics& statistics) {
     WorldState::EnergyWatch& watch = state.energy_watch;
     if (s.watch_start.valid) watch = s.watch_start;  // started by this step
     if (model.settings.divergence_energy > 0.0 && watch.valid) {
@@ -92,11 +92,11 @@ void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s
             watch.reference += work;
             watch.kinetic_max = std::max(watch.kinetic_max, kinetic);
             watch.potential_min = std::min(watch.potential_min, potential);
-            s.statistics.energy = kinetic + potential;
-            s.statistics.energy_excess = s.statistics.energy - watch.reference;
+            statistics.energy = kinetic + potential;
+            statistics.energy_excess = statistics.energy - watch.reference;
             const double scale = std::max(watch.kinetic_max, watch.reference - watch.potential_min);
-            s.statistics.diverging =
-                scale > 0.0 && s.statistics.energy_excess > model.settings.divergence_energy * scale;
+            statistics.diverging =
+                scale > 0.0 && statistics.energy_excess > model.settings.divergence_energy * scale;
         } else {
             // The step is committed and stands; the watch starts again from
             // the energy the next step begins with (start_energy_watch).
@@ -104,8 +104,8 @@ void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& s
         }
     }
     if (model.settings.divergence_joint_error > 0.0 &&
-        s.statistics.max_joint_error > model.settings.divergence_joint_error) {
-        s.statistics.diverging = true;
+        statistics.max_joint_error > model.settings.divergence_joint_error) {
+        statistics.diverging = true;
     }
 }
 

@@ -10,20 +10,20 @@
 
 namespace pivot {
 
-void report_joints(const WorldModel& model, const WorldState& state, StepScratch& s) {
+void report_joints(const WorldModel& model, const WorldState& state, const StepScratch& s, StepOutputs& out) {
     const double h = model.settings.timestep;
-    s.statistics.max_joint_error = 0.0;
+    out.statistics.max_joint_error = 0.0;
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         const JointRecord& record = model.joints[j];
         const JointGroup& jg = model.joint_groups[record.group];
-        const auto& out = s.joint_rows[record.group];
-        JointReaction& reaction = s.reactions[j];
+        const auto& rows = s.joint_rows[record.group];
+        JointReaction& reaction = out.reactions[j];
         reaction = JointReaction{};
-        for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
+        for (uint32_t k = 0; k < rows.row_counts[record.member]; ++k) {
             const size_t index = static_cast<size_t>(record.member) * jg.max_rows + k;
-            const pivot_row& row = out.rows[index];
+            const pivot_row& row = rows.rows[index];
             const double force = state.joint_impulses[jg.impulse_offset + record.member * jg.max_rows + k] / h;
-            const double* j12 = out.jacobians.data() + index * 12;
+            const double* j12 = rows.jacobians.data() + index * 12;
             for (int i = 0; i < 3; ++i) {
                 reaction.force[i] += force * j12[6 + i];
                 reaction.torque[i] += force * j12[9 + i];
@@ -32,7 +32,7 @@ void report_joints(const WorldModel& model, const WorldState& state, StepScratch
                 reaction.position_error = std::max(reaction.position_error, std::abs(row.violation));
             }
         }
-        s.statistics.max_joint_error = std::max(s.statistics.max_joint_error, reaction.position_error);
+        out.statistics.max_joint_error = std::max(out.statistics.max_joint_error, reaction.position_error);
     }
 }
 

@@ -139,7 +139,6 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.problems.reserve(blocks);
     s.island_block_index.assign(blocks, UINT32_MAX);
     s.x.reserve(max_rows_total);
-    s.reactions.assign(joints, JointReaction{});
 
     // Contacts: the collision world of the model's shapes, then the cables'
     // contact samples (a sphere of the cable's radius each, collision body

@@ -57,7 +57,8 @@ void solve_one_island(void* context, uint32_t worker, uint32_t index) {
 
 }  // namespace
 
-void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s) {
+void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& s,
+                   StepStatistics& statistics) {
     // The step budget: the solves end when the stages after them would
     // overrun it (WorldSettings::step_budget, or the step_time_limit guard
     // when that is shorter).
@@ -104,7 +105,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
     task.islands = &s.parallel_islands;
     if (solvers.pool != nullptr) {
         solvers.pool->run(static_cast<uint32_t>(s.parallel_islands.size()), solve_one_island, &task);
-        s.statistics.pooled_islands = static_cast<uint32_t>(s.parallel_islands.size());
+        statistics.pooled_islands = static_cast<uint32_t>(s.parallel_islands.size());
     }
 
     // The answers, in island order.
@@ -119,23 +120,23 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                                     p.n, fmt::join(report.failures, "; ")));
         }
         std::vector<double>& x = s.island_x[island];
-        if (s.island_solver[island] == StepScratch::kIslandDirect) ++s.statistics.direct_islands;
-        if (s.island_solver[island] == StepScratch::kIslandNewton) ++s.statistics.newton_islands;
+        if (s.island_solver[island] == StepScratch::kIslandDirect) ++statistics.direct_islands;
+        if (s.island_solver[island] == StepScratch::kIslandNewton) ++statistics.newton_islands;
         const bool large = s.island_solver[island] == StepScratch::kIslandLarge;
-        if (large) ++s.statistics.large_islands;
-        s.statistics.solver_iterations += report.iterations;
-        if (report.solved && report.fallbacks > 0) ++s.statistics.fallbacks;  // solved by a fallback
+        if (large) ++statistics.large_islands;
+        statistics.solver_iterations += report.iterations;
+        if (report.solved && report.fallbacks > 0) ++statistics.fallbacks;  // solved by a fallback
         if (!report.solved && report.approximate &&
             (report.budget_exhausted || (large && report.status == PIVOT_SOLVE_MAX_ITERATIONS))) {
             // Cut short by the step budget or by a large island's sweeps
             // (its work budget): the best answer is applied and its
             // residual reported; not a failure.
-            ++s.statistics.budget_limited;
+            ++statistics.budget_limited;
         } else if (!report.solved) {
             // Counted and logged. The best usable answer (finite, within its
             // bounds) is applied; with none at all, the island's constraints
             // are skipped for this step (zero impulses).
-            ++s.statistics.solver_failures;
+            ++statistics.solver_failures;
             logger().warn("step at t = {}: no solver solved island {} ({} rows) to the accepted residual; {}: {}",
                           state.time, island, p.n,
                           report.approximate ? fmt::format("the best answer (residual {:.3g}) is used", report.residual)
@@ -143,7 +144,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                           report.failures.empty() ? "" : report.failures.back());
             if (!report.approximate) std::fill(x.begin(), x.end(), 0.0);
         }
-        s.statistics.solver_residual_max = std::max(s.statistics.solver_residual_max, report.residual);
+        statistics.solver_residual_max = std::max(statistics.solver_residual_max, report.residual);
         for (uint32_t k = 0; k < p.n; ++k) {
             const ProblemRow& row = s.rows[s.island_rows[first + k]];
             if (row.contact >= 0) {

@@ -54,12 +54,13 @@ void World::run_step_stages() {
     const StepSolvers solvers{*solver_,           direct_.get(),
                               newton_.get(),      large_.get(),
                               pooled ? pool_.get() : nullptr, pooled ? &worker_chains_ : nullptr};
+    StepStatistics& statistics = outputs_.statistics;
     s.after_solve_seconds = 0.0;  // the last step's stages after the solve, for the step budget
     for (StepStage k : {StepStage::integrate, StepStage::projection, StepStage::reports}) {
-        s.after_solve_seconds += s.statistics.stage_seconds[static_cast<size_t>(k)];
+        s.after_solve_seconds += statistics.stage_seconds[static_cast<size_t>(k)];
     }
-    s.statistics = StepStatistics{};
-    StageTimer timer(s.statistics);
+    statistics = StepStatistics{};
+    StageTimer timer(statistics);
     start_energy_watch(model_, state_, s);        // the energy the world starts from (once)
     compute_element_dynamics(model_, state_, s);  // M, f (internal rows eliminated)
     timer.done(StepStage::dynamics);
@@ -75,25 +76,25 @@ void World::run_step_stages() {
     timer.done(StepStage::broadphase);
     find_contacts(model_, s);                     // narrowphase: contact points of the pairs
     timer.done(StepStage::narrowphase);
-    collect_contact_rows(model_, state_, pool_.get(), s);  // friction models: contact rows, explicit impulses
+    collect_contact_rows(model_, state_, pool_.get(), s, statistics);  // friction models: contact rows, explicit impulses
     timer.done(StepStage::contacts);
     find_islands(model_, s);                      // independent groups of rows
     timer.done(StepStage::islands);
     assemble_islands(model_, solvers, s);         // per island b, bounds, factored form (A if read)
     timer.done(StepStage::assembly);
-    solve_islands(model_, state_, solvers, s);    // solve per island; v+ = v* + M^-1 J^T z
+    solve_islands(model_, state_, solvers, s, statistics);  // solve per island; v+ = v* + M^-1 J^T z
     timer.done(StepStage::solve);
     integrate_positions(model_, state_, s);       // q+ = q + h N v+
     timer.done(StepStage::integrate);
     project_positions(model_, state_, solvers, s);   // q+ back onto the rigid joints
     commit_state(model_, state_, s);                 // v+, q+, impulses become the state
     timer.done(StepStage::projection);
-    report_joints(model_, state_, s);             // reactions, position errors
-    report_contacts(model_, pool_.get(), s);      // contact points and forces
-    watch_divergence(model_, state_, s);          // energy against work done, joint error
+    report_joints(model_, state_, s, outputs_);   // reactions, position errors
+    report_contacts(model_, pool_.get(), s, outputs_);  // contact points and forces
+    watch_divergence(model_, state_, s, statistics);    // energy against work done, joint error
     timer.done(StepStage::reports);
-    s.statistics.islands = s.island_count;
-    s.statistics.rows = static_cast<uint32_t>(s.rows.size());
+    statistics.islands = s.island_count;
+    statistics.rows = static_cast<uint32_t>(s.rows.size());
 }
 
 }  // namespace pivot

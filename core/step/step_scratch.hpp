@@ -253,7 +253,6 @@ struct StepScratch {
     };
     ContactSlots contact_slots_used;
     std::vector<uint32_t> contact_order;
-    std::vector<ContactReport> contact_reports;
 
     // Block projections of the islands whose contacts use a projecting
     // friction model (PIVOT_FRICTION_CAP_PROJECTION): every contact of such an
@@ -286,7 +285,6 @@ struct StepScratch {
     };
     std::vector<uint8_t> island_solver;        // per island: which chain of StepSolvers solves it
 
-    StepStatistics statistics;
     // The step budget (WorldSettings::step_budget): when this step started,
     // and the last step's time after the solve stage (integrate,
     // projection, reports), which the solves leave for the stages after them.
@@ -296,7 +294,6 @@ struct StepScratch {
     // becomes the state's after the commit (watch_divergence): a step that
     // fails leaves the watch as it was.
     WorldState::EnergyWatch watch_start;
-    std::vector<JointReaction> reactions;  // per joint
 };
 
 }  // namespace pivot

@@ -99,8 +99,10 @@ void find_contacts(const WorldModel& model, StepScratch& scratch);
 // the friction models' rows (chained to element velocities) and explicit
 // impulses (into v*). With a pool (and no cables) the contacts' inputs,
 // rows and responses are computed on it, each into its own slots: the
-// result is the same bit for bit.
-void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& scratch);
+// result is the same bit for bit. Contacts past the step's memory cap are
+// dropped and counted in statistics.contacts_dropped.
+void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& scratch,
+                          StepStatistics& statistics);
 
 // islands.cpp: elements coupled by rows are solved together.
 void find_islands(const WorldModel& model, StepScratch& scratch);
@@ -108,7 +110,8 @@ void find_islands(const WorldModel& model, StepScratch& scratch);
 // assemble_islands.cpp: per island the problem A z = ... (its factored form,
 // and A dense or CSC as the primary solver reads it) and the chain that
 // solves it; solve_islands.cpp: solved by the chain; impulses for the next
-// warm start; v+ = v* + M^-1 J^T z (into the scratch).
+// warm start; v+ = v* + M^-1 J^T z (into the scratch); how the solves went
+// into the statistics.
 // The matrix A an island's problem carries besides its factored form
 // (plugin_solver.h, ABI 1.4; an island with friction coupling blocks has
 // no factored form and gets CSC for `none`).
@@ -119,7 +122,8 @@ void assemble_islands(const WorldModel& model, const StepSolvers& solvers, StepS
 // not at all, and the mass blocks (ABI 1.5) when a solver of the chain reads them.
 void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t island, const LcpSolverChain& solver,
                      LcpProblem& problem);
-void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& scratch);
+void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& scratch,
+                   StepStatistics& statistics);
 
 // integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins
 // (into the scratch); commit_state makes v+ and q+ the state.
@@ -131,16 +135,18 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& scrat
 void project_positions(const WorldModel& model, const WorldState& state, const StepSolvers& solvers,
                        StepScratch& scratch);
 
-// joint_reports.cpp: reaction forces and position errors of the joints.
-void report_joints(const WorldModel& model, const WorldState& state, StepScratch& scratch);
-// contact_reports.cpp: each contact's point, normal, depth and forces (on
-// the pool when given; each contact writes its own report).
-void report_contacts(const WorldModel& model, WorkerPool* pool, StepScratch& scratch);
+// joint_reports.cpp: reaction forces and position errors of the joints
+// (out.reactions, out.statistics.max_joint_error).
+void report_joints(const WorldModel& model, const WorldState& state, const StepScratch& scratch, StepOutputs& out);
+// contact_reports.cpp: each contact's point, normal, depth and forces into
+// out.contact_reports (on the pool when given; each contact writes its own).
+void report_contacts(const WorldModel& model, WorkerPool* pool, const StepScratch& scratch, StepOutputs& out);
 
 // divergence.cpp: the energy bookkeeping started (before a step, when
 // invalid), then after the step the energy against the work done on the
 // world, and the joint error, against the divergence thresholds.
 void start_energy_watch(const WorldModel& model, const WorldState& state, StepScratch& scratch);
-void watch_divergence(const WorldModel& model, WorldState& state, StepScratch& scratch);
+void watch_divergence(const WorldModel& model, WorldState& state, const StepScratch& scratch,
+                      StepStatistics& statistics);
 
 }  // namespace pivot

@@ -125,10 +125,7 @@ void World::add_static_shape(const ShapeDescription& shape) {
     scratch_.reset();
 }
 
-const std::vector<ContactReport>& World::contacts() const {
-    static const std::vector<ContactReport> none;
-    return scratch_ ? scratch_->contact_reports : none;
-}
+const std::vector<ContactReport>& World::contacts() const { return outputs_.contact_reports; }
 
 World::~World() = default;
 
@@ -183,17 +180,13 @@ void World::relayout() {
     }
     state_.joint_impulses.assign(impulses, 0.0);  // building resets the warm start
     scratch_.reset();                             // re-sized at the next step
+    outputs_ = StepOutputs{};                     // no step of this model yet
+    outputs_.reactions.assign(model_.joints.size(), JointReaction{});
 }
 
-const JointReaction& World::reaction(JointId j) const {
-    static const JointReaction none{};
-    return scratch_ ? scratch_->reactions.at(j) : none;
-}
+const JointReaction& World::reaction(JointId j) const { return outputs_.reactions.at(j); }
 
-const StepStatistics& World::statistics() const {
-    static const StepStatistics none{};
-    return scratch_ ? scratch_->statistics : none;
-}
+const StepStatistics& World::statistics() const { return outputs_.statistics; }
 
 void World::element_frame(const ElementGroup& g, const pivot_element_batch& batch, const std::array<double, 3>& local,
                           double pose[7], double twist[6]) const {

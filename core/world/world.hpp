@@ -195,6 +195,18 @@ struct StepStatistics {
     uint32_t substeps = 1;
 };
 
+// What the last step reported, kept apart from its scratch (StepScratch:
+// what the stages compute on the way), so the step's working memory can be
+// rebuilt after a model change or split among workers without touching what
+// the world reports. The stages write it (step_stages.hpp says which);
+// World owns it and resets it when the model changes or a state is
+// restored.
+struct StepOutputs {
+    StepStatistics statistics;
+    std::vector<JointReaction> reactions;        // per joint
+    std::vector<ContactReport> contact_reports;  // per contact of the step
+};
+
 struct Energy {
     double kinetic = 0.0;        // J
     double gravitational = 0.0;  // J, zero at the world origin
@@ -472,6 +484,7 @@ private:
     std::vector<IslandChains> worker_chains_;
     void prepare_workers();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
+    StepOutputs outputs_;                   // what the last step reported
     // The stages of one step at the model's timestep (step.cpp), and the
     // retry of a step a plugin discarded, in 2, 4, ... substeps
     // (discarded_step.cpp), which restores the state from `retry_backup_`

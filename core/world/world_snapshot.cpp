@@ -206,11 +206,9 @@ void World::read_state(const uint8_t* data, size_t size) {
     state_ = std::move(restored);
     for (size_t g = 0; g < params.size(); ++g) model_.joint_groups[g].item_params = std::move(params[g]);
     // The reports of the last step belong to the state left behind.
-    if (scratch_) {
-        scratch_->contact_reports.clear();
-        scratch_->statistics = StepStatistics{};
-        std::fill(scratch_->reactions.begin(), scratch_->reactions.end(), JointReaction{});
-    }
+    outputs_.contact_reports.clear();
+    outputs_.statistics = StepStatistics{};
+    std::fill(outputs_.reactions.begin(), outputs_.reactions.end(), JointReaction{});
 }
 
 }  // namespace pivot
