@@ -9,6 +9,8 @@ std::optional<std::string> cable_attachment_joint(std::string_view attachment_ty
     return std::nullopt;
 }
 
-const char* cable_attachment_types() { return "spherical: pins the node's position; fixed: also its tangent direction"; }
+const char* cable_attachment_types() {
+    return "spherical: pins the node's position; fixed: also its tangent direction";
+}
 
 }  // namespace pivot

@@ -76,7 +76,7 @@ void World::run_step_stages() {
     timer.done(StepStage::broadphase);
     find_contacts(model_, s);                     // narrowphase: contact points of the pairs
     timer.done(StepStage::narrowphase);
-    collect_contact_rows(model_, state_, pool_.get(), s, statistics);  // friction models: contact rows, explicit impulses
+    collect_contact_rows(model_, state_, pool_.get(), s, statistics);  // friction models: rows, explicit impulses
     timer.done(StepStage::contacts);
     find_islands(model_, s);                      // independent groups of rows
     timer.done(StepStage::islands);

@@ -119,7 +119,8 @@ BodyId World::add_body(const BodyDescription& body) {
     if (body.name.empty()) throw Error("body: name must not be empty");
     if (body.name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
     if (body_by_name_.count(body.name)) throw Error(where + ": name: another body already has this name");
-    if (std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == body.name; })) {
+    const auto named = [&](const CableRecord& c) { return c.name == body.name; };
+    if (std::any_of(model_.cables.begin(), model_.cables.end(), named)) {
         throw Error(where + ": name: a cable already has this name");
     }
     check_mass_and_inertia(body.mass, body.inertia, where);
