@@ -157,6 +157,15 @@ PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t b
     });
 }
 
+PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t body, double linear,
+                                                    double angular) {
+    return guarded("pivot_world_set_body_damping", [&] {
+        auto& w = world_of(world, "pivot_world_set_body_damping");
+        checked_body(w, body, "pivot_world_set_body_damping");
+        w.set_damping(body, linear, angular);
+    });
+}
+
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity) {
     return guarded("pivot_world_set_motor_velocity", [&] {
         auto& w = world_of(world, "pivot_world_set_motor_velocity");

@@ -164,6 +164,8 @@ PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body
         b.linear_velocity = array_of(d.linear_velocity);
         b.angular_velocity = array_of(d.angular_velocity);
         b.fixed = d.fixed != 0;
+        b.linear_damping = d.linear_damping;  // 0 (absent before 0.8): none
+        b.angular_damping = d.angular_damping;
         // An array of a growable struct is stepped by its first entry's
         // struct_size (pivot.h VERSIONING, as plugin.h does for schemas):
         // a caller built against a later header, with a longer

@@ -17,6 +17,12 @@
 // rows only, with responses Mbar^-1 J^T (mass_blocks.cpp). The matrices are
 // factored (factor_mass_blocks, below) after the joints' geometric
 // stiffness is added to them (geometric_stiffness.cpp).
+// A damped body (BodyDescription::linear_damping, angular_damping) adds
+// h C to its matrix, C = J^T diag(c_lin I3, c_ang I3) J with J the 6 x nv
+// Jacobian of its frame (material point (0, 0, 0)): the damping force
+// -C v+ taken at the end of the step (implicit Euler), which only takes
+// energy out, at any h; for a rigid body (J = I) v+ = v / (1 + h c / m) on
+// the free motion.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -68,6 +74,36 @@ void momentum(const double* m, const double* v, const double* f, const double* a
         double sum = h * (f[a] + (applied != nullptr ? applied[a] : 0.0));
         for (uint32_t b = 0; b < nv; ++b) sum += m[a + b * nv] * v[b];
         rhs[a] = sum;
+    }
+}
+
+// The damped elements of group g at the state: their frames' Jacobians into
+// s.damped (one material_frames call for the group).
+void find_damped_frames(const WorldModel& model, const ElementGroup& g, const pivot_element_batch& batch,
+                        StepScratch& s) {
+    auto& d = s.damped;
+    d.points.clear();
+    for (uint32_t e = 0; e < g.count; ++e) {
+        const auto& c = model.element_damping[g.first + e];
+        if (!model.fixed[g.first + e] && (c[0] > 0.0 || c[1] > 0.0)) d.points.push_back({e, 0, {0.0, 0.0, 0.0}});
+    }
+    if (d.points.empty()) return;
+    const size_t n = d.points.size();
+    d.poses.resize(7 * n);  // within the capacity reserved by prepare_step
+    d.twists.resize(6 * n);
+    d.jacobians.resize(6 * g.nv * n);
+    require_usable(checked_material_frames(g.instance, batch, d.points.data(), static_cast<uint32_t>(n),
+                                           guarded(d.poses), guarded(d.twists), guarded(d.jacobians)));
+}
+
+// m += h J^T diag(c_lin I3, c_ang I3) J (nv x nv, column-major).
+void add_damping(const double* jacobian, const std::array<double, 2>& c, double h, uint32_t nv, double* m) {
+    for (uint32_t b = 0; b < nv; ++b) {
+        for (uint32_t a = 0; a < nv; ++a) {
+            double sum = 0.0;
+            for (int i = 0; i < 6; ++i) sum += jacobian[i + 6 * a] * c[i < 3 ? 0 : 1] * jacobian[i + 6 * b];
+            m[a + b * nv] += h * sum;
+        }
     }
 }
 
@@ -145,26 +181,35 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
             continue;
         }
 
+        find_damped_frames(model, g, batch, s);
+        size_t damped = 0;  // the next damped element's frame in s.damped
         for (uint32_t e = 0; e < g.count; ++e) {
             const uint32_t element = g.first + e;
             double* m = mass + static_cast<size_t>(e) * nv * nv;
             double* v_free = s.v_free.data() + g.v_offset + e * nv;
             const double* v = state.v.data() + g.v_offset + e * nv;
             if (model.fixed[element]) continue;
-            // Right-hand side h (f + applied), or with internal rows the
-            // momentum M v + h (f + applied) - J_A^T diag(h/c) phi_A.
+            // Right-hand side h (f + applied), or with internal rows or
+            // damping the momentum M v + h (f + applied) (- J_A^T diag(h/c)
+            // phi_A), the matrix then M + h C (+ the rows' terms).
             const double* f = forces + static_cast<size_t>(e) * nv;
             const double* applied = state.applied.data() + g.v_offset + e * nv;
             const bool internal = in.max_rows > 0;
-            if (internal) {
+            const bool damping = damped < s.damped.points.size() && s.damped.points[damped].element == e;
+            if (internal || damping) {
                 double* rhs = in.element_rhs.data();
                 momentum(m, v, f, applied, h, nv, rhs);
-                eliminate_internal_rows(g, in, e, h, m, rhs);
+                if (internal) eliminate_internal_rows(g, in, e, h, m, rhs);
+                if (damping) {
+                    add_damping(s.damped.jacobians.data() + 6 * nv * damped, model.element_damping[element], h, nv,
+                                m);
+                    ++damped;
+                }
                 std::copy_n(rhs, nv, v_free);
             } else {
                 for (uint32_t i = 0; i < nv; ++i) v_free[i] = h * (f[i] + applied[i]);
             }
-            s.momentum_rhs[element] = internal ? 1 : 0;
+            s.momentum_rhs[element] = internal || damping ? 1 : 0;
         }
     }
 }

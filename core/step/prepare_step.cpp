@@ -25,6 +25,12 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.mass_factor.assign(mass_size, 0.0);
     s.v_free.assign(model.nv, 0.0);
     s.momentum_rhs.assign(elements, 0);
+    uint32_t nv_max = 0;
+    for (const auto& g : model.element_groups) nv_max = std::max(nv_max, g.nv);
+    s.damped.points.reserve(elements);
+    s.damped.poses.reserve(7 * static_cast<size_t>(elements));
+    s.damped.twists.reserve(6 * static_cast<size_t>(elements));
+    s.damped.jacobians.reserve(6 * static_cast<size_t>(nv_max) * elements);
     s.joint_stiffness.assign(mass_size, 0.0);
     s.joint_stiffness_force.assign(model.nv, 0.0);
     s.stiffened.assign(elements, 0);

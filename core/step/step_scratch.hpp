@@ -80,6 +80,14 @@ struct StepScratch {
         std::vector<double> element_rhs;    // nv
     };
     std::vector<InternalRows> internal_rows;  // per element group
+    // The damped bodies of the group being computed (WorldModel::
+    // element_damping): their frames at material point (0, 0, 0), whose
+    // Jacobians give the damping matrix; reserved for every element.
+    struct DampedFrames {
+        std::vector<pivot_material_point> points;
+        PluginOutput<double> poses, twists, jacobians;
+    };
+    DampedFrames damped;
     // Chains (cables): one sparse factorization per chain block.
     std::vector<std::unique_ptr<ChainMatrix>> chains;
     std::vector<uint32_t> block_chain;     // per block: index into chains, or UINT32_MAX

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
@@ -98,6 +99,16 @@ void check_velocity(const std::array<double, 3>& v, const std::array<double, 3>&
     if (!(rate <= PhysicalLimits::max_angular_speed)) {
         throw Error(fmt::format("{}: angular_velocity: must be finite with a rate up to {:g} rad/s, got [{}, {}, {}]",
                                 where, PhysicalLimits::max_angular_speed, w[0], w[1], w[2]));
+    }
+}
+
+void check_damping(double linear, double angular, const std::string& where) {
+    for (const auto& [value, field, unit] : {std::tuple{linear, "linear_damping", "N s/m"},
+                                             std::tuple{angular, "angular_damping", "N m s/rad"}}) {
+        if (!(value >= 0.0 && value <= PhysicalLimits::max_damping)) {
+            throw Error(fmt::format("{}: {}: must be a number of {} from 0 to {:g}, got {}", where, field, unit,
+                                    PhysicalLimits::max_damping, value));
+        }
     }
 }
 

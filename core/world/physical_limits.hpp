@@ -23,6 +23,7 @@ struct PhysicalLimits {
     static constexpr double max_coordinate = 1.0e6;        // m: |x|, |y|, |z| of a position (round-off ~1e-10 m)
     static constexpr double max_speed = 1.0e4;             // m/s: a body's given linear speed
     static constexpr double max_angular_speed = 1.0e5;     // rad/s: a body's given angular speed
+    static constexpr double max_damping = 1.0e12;          // N s/m, N m s/rad: a body's viscous damping
 };
 
 // Each throws pivot::Error "<where>: <field>: <what is wrong>" (where = e.g.
@@ -41,6 +42,8 @@ void check_position(const std::array<double, 3>& p, const std::string& where, co
 // A body's given velocity: speeds within max_speed and max_angular_speed.
 void check_velocity(const std::array<double, 3>& linear, const std::array<double, 3>& angular,
                     const std::string& where);
+// A body's linear (N s/m) and angular (N m s/rad) damping: 0 .. max_damping.
+void check_damping(double linear, double angular, const std::string& where);
 // The mass of a new moving body against the lightest and heaviest moving
 // bodies already in the world (names for the message; 0 kg when none).
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,

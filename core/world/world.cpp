@@ -160,6 +160,8 @@ void World::relayout() {
         v += g.v_size();
     }
     model_.element_count = element;
+    model_.element_damping.assign(element, {0.0, 0.0});
+    for (const BodyRecord& b : model_.bodies) model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
     // Contact samples of the cables: Gauss-Legendre points of each element.
     model_.contact_samples.clear();
     for (const CableRecord& cable : model_.cables) {

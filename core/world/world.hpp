@@ -138,6 +138,8 @@ struct BodyRecord {
     uint32_t group = 0;    // element group
     uint32_t element = 0;  // global element index
     double mass = 0.0;     // kg
+    double linear_damping = 0.0;   // N s/m (BodyDescription)
+    double angular_damping = 0.0;  // N m s/rad
 };
 
 // What two touching materials use: the friction-model instance of the pair
@@ -157,6 +159,9 @@ struct WorldModel {
     std::vector<BodyRecord> bodies;
     std::vector<JointRecord> joints;
     std::vector<uint8_t> fixed;             // per global element: immovable
+    // Per global element: a body's viscous damping (BodyRecord: linear N s/m,
+    // angular N m s/rad; zeros for other elements), laid out by relayout().
+    std::vector<std::array<double, 2>> element_damping;
     std::vector<uint32_t> element_group;    // per global element
     std::vector<uint32_t> element_v_offset; // per global element, into WorldState::v
     std::vector<uint32_t> element_nv;       // per global element
@@ -298,6 +303,9 @@ public:
     // External force at the centre of mass and torque, world frame, applied
     // in every following step until changed.
     void set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque);
+    // Viscous damping of a body's motion (BodyDescription::linear_damping,
+    // angular_damping; N s/m, N m s/rad, >= 0), from the next step on.
+    void set_damping(BodyId b, double linear, double angular);
     // Motor target velocity (rad/s or m/s) of a joint that has a motor.
     void set_motor_velocity(JointId j, double velocity);
 

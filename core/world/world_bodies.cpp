@@ -137,6 +137,7 @@ BodyId World::add_body(const BodyDescription& body) {
     }
     check_position(body.position, where, "position");
     check_velocity(body.linear_velocity, body.angular_velocity, where);
+    check_damping(body.linear_damping, body.angular_damping, where);
     const auto& o = body.orientation;
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
     if (!(std::abs(norm - 1.0) <= 1e-6)) {
@@ -188,7 +189,7 @@ BodyId World::add_body(const BodyDescription& body) {
         shape.body = static_cast<int32_t>(element_at);
         model_.shapes.push_back(shape);
     }
-    model_.bodies.push_back({body.name, group, element_at, body.mass});
+    model_.bodies.push_back({body.name, group, element_at, body.mass, body.linear_damping, body.angular_damping});
     body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));
     relayout();
     return static_cast<BodyId>(model_.bodies.size() - 1);
@@ -247,6 +248,14 @@ void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const st
                     v.data(), where);
     std::copy(v.begin(), v.end(), state_.v.begin() + model_.element_v_offset[r.element]);
     state_.energy_watch.valid = false;
+}
+
+void World::set_damping(BodyId b, double linear, double angular) {
+    BodyRecord& r = model_.bodies.at(b);
+    check_damping(linear, angular, fmt::format("body '{}': set_damping", r.name));
+    r.linear_damping = linear;
+    r.angular_damping = angular;
+    model_.element_damping[r.element] = {linear, angular};
 }
 
 void World::set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque) {

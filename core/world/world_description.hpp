@@ -198,6 +198,12 @@ struct BodyDescription {
     Vec3d angular_velocity = {0, 0, 0};       // rad/s, world
     bool fixed = false;                       // immovable
     std::vector<ShapeDescription> shapes;     // collision geometry
+    // Viscous damping of the body's motion (>= 0; 0 = none): a force
+    // -linear_damping v on its centre of mass (N s/m) and a torque
+    // -angular_damping omega (N m s/rad), treated implicitly (stable at any
+    // step: core/step/element_dynamics.cpp).
+    double linear_damping = 0.0;
+    double angular_damping = 0.0;
 };
 
 struct JointLimits {

@@ -202,6 +202,8 @@ TEST(SceneErrors, LimitsAreRefusedAtLoad) {
     expect_error(scene(kSettings, R"([{"name": "fast", "mass": 1, "inertia": [1, 1, 1],
                                       "linear_velocity": [3e4, 0, 0]}])"),
                  "/bodies/0", {"body 'fast': linear_velocity: must be finite with a speed up to 10000 m/s"});
+    expect_error(scene(kSettings, R"([{"name": "hook", "mass": 1, "inertia": [1, 1, 1], "angular_damping": -2}])"),
+                 "/bodies/0", {"body 'hook': angular_damping: must be a number of N m s/rad from 0 to 1e+12, got -2"});
     expect_error(scene(kSettings, kBob, "[]", R"(, "static_shapes": [{"type": "plane", "normal": [0, 0, 1],
                                                                     "offset": -1e300}])"),
                  "/static_shapes/0", {"offset: must be finite and within +-1e+06 m"});

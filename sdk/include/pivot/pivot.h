@@ -71,7 +71,9 @@
  * 0.8 (2026-11): a step that a plugin discards (PIVOT_DISCARD) is taken
  * again in 2, 4, ... up to 16 substeps, and fails, leaving the world as it
  * was, only when those are discarded too; pivot_world_statistics gains
- * substeps (appended).
+ * substeps (appended). Body damping: pivot_body_desc gains linear_damping
+ * and angular_damping (appended), and pivot_world_set_body_damping changes
+ * them.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -242,6 +244,10 @@ typedef struct pivot_body_desc {
     const pivot_shape_desc* shapes; /* shape_count shapes, or NULL */
     uint32_t shape_count;
     uint32_t reserved;
+    /* ---- appended in 0.8 ---- */
+    double linear_damping;       /* N s/m, 0 .. 1e12 (0: none): a force -c v on the centre of mass */
+    double angular_damping;      /* N m s/rad, 0 .. 1e12: a torque -c omega; both taken implicitly,
+                                    stable at any time step (docs/engine.md "Body damping") */
 } pivot_body_desc;
 PIVOT_API void pivot_body_desc_init(pivot_body_desc* body);
 /* index: the body's index (for the calls below); may be NULL. */
@@ -360,6 +366,10 @@ PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, c
    following step until changed (zeros remove it). */
 PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t body, const double force[3],
                                                   const double torque[3]);
+/* (0.8) A body's viscous damping, from the next step on: linear (N s/m) and
+   angular (N m s/rad), each 0 .. 1e12 (pivot_body_desc.linear_damping). */
+PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t body, double linear,
+                                                    double angular);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
 /* The free coordinate (rad or m) and its rate of a joint that has one. */

@@ -195,6 +195,9 @@ public:
     void set_body_force(uint32_t body, const std::array<double, 3>& force, const std::array<double, 3>& torque) {
         check(pivot_world_set_body_force(world_, body, force.data(), torque.data()));
     }
+    void set_body_damping(uint32_t body, double linear, double angular) {
+        check(pivot_world_set_body_damping(world_, body, linear, angular));
+    }
     void set_motor_velocity(uint32_t joint, double velocity) {
         check(pivot_world_set_motor_velocity(world_, joint, velocity));
     }
