@@ -20,12 +20,8 @@ spdlog::level::level_enum to_spdlog(pivot_log_level level) {
 
 void host_log(void* /*context*/, pivot_log_level level, const char* category,
               const char* message) {
-    const char* text = message != nullptr ? message : "(null message)";
-    if (category != nullptr && category[0] != '\0') {
-        logger().log(to_spdlog(level), "[{}] {}", category, text);
-    } else {
-        logger().log(to_spdlog(level), "{}", text);
-    }
+    log_from(to_spdlog(level), category != nullptr ? category : "",
+             message != nullptr ? message : "(null message)");
 }
 
 pivot_log_level host_log_level(void* /*context*/) {

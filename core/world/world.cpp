@@ -253,8 +253,17 @@ Energy World::energy() const {
             const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + m * g.item_stride,
                                           pose1, pose2, twist1, twist2};
             GuardedArray<uint32_t, 1> row_count;
-            CallResult r = checked_joint_rows(g.instance, batch, step, guarded(rows), guarded(jacobians),
-                                              guarded(row_count));
+            // A joint that discards the world's h gives its rows at the
+            // smaller steps the step itself takes then (discarded_step.cpp).
+            pivot_step_info at = step;
+            CallResult r;
+            for (uint32_t halvings = 0;; ++halvings) {
+                r = checked_joint_rows(g.instance, batch, at, guarded(rows), guarded(jacobians), guarded(row_count));
+                if (r.ok() || r.status != PIVOT_DISCARD || r.broken || halvings >= model_.settings.discard_halvings) {
+                    break;
+                }
+                at.timestep /= 2.0;
+            }
             if (!r.ok()) throw Error(r.message);
             const uint32_t count = row_count.values[0];
             for (uint32_t k = 0; k < count; ++k) {

@@ -642,6 +642,76 @@ static void body_damping_is_applied(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* Logging from C (0.8): a callback installed with pivot_set_log_callback
+   receives the engine's messages (source "pivot": destroying an engine whose
+   world is alive) and a plugin's with its source (test.joint.short_clock
+   logs at INFO each step it discards: the 10 ms step it discards twice before
+   taking it in 4 substeps, which pivot_world_statistics.substeps says), at
+   and above the level of pivot_set_log_level only. */
+typedef struct log_record {
+    int engine_errors;
+    int plugin_infos;
+    int below_level;
+    pivot_log_level minimum;
+} log_record;
+
+static void record_log(void* user, pivot_log_level level, const char* source, const char* message) {
+    log_record* r = (log_record*)user;
+    if (level < r->minimum) ++r->below_level;
+    if (level == PIVOT_LOG_ERROR && strcmp(source, "pivot") == 0 && contains(message, "pivot_engine_destroy")) {
+        ++r->engine_errors;
+    }
+    if (level == PIVOT_LOG_INFO && strcmp(source, "test.joint.short_clock") == 0 &&
+        contains(message, "steps longer than 3 ms are discarded")) {
+        ++r->plugin_infos;
+    }
+}
+
+static void logging_reaches_the_callback(void) {
+    pivot_engine* engine = NULL;
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_statistics statistics;
+    pivot_body_desc body;
+    pivot_joint_desc joint;
+    log_record record = {0, 0, 0, PIVOT_LOG_INFO};
+    CALL(pivot_engine_create(&engine));
+    CALL(pivot_engine_load_plugins(engine, PIVOT_TEST_CONTRACT_DIR));
+    pivot_set_log_callback(record_log, &record);
+    CALL(pivot_set_log_level(PIVOT_LOG_INFO));
+    pivot_world_settings_init(&settings);
+    settings.timestep = 0.01;
+    settings.gravity[2] = 0.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_body_desc_init(&body);
+    body.name = "slider";
+    CALL(pivot_world_add_body(world, &body, NULL));
+    pivot_joint_desc_init(&joint);
+    joint.name = "clock";
+    joint.type = "test.joint.short_clock";
+    joint.body2 = "slider";
+    CALL(pivot_world_add_joint(world, &joint, NULL));
+    CALL(pivot_world_step(world, 1));
+    EXPECT(record.plugin_infos == 2); /* at h and at h/2 */
+    pivot_world_statistics_init(&statistics);
+    CALL(pivot_world_statistics_get(world, &statistics)); /* its energy asks the joint's rows too */
+    EXPECT(statistics.substeps == 4u);
+    pivot_engine_destroy(engine); /* refused and logged: its world is alive */
+    EXPECT(record.engine_errors == 1);
+    CALL(pivot_set_log_level(PIVOT_LOG_ERROR));
+    record.minimum = PIVOT_LOG_ERROR;
+    record.plugin_infos = 0;
+    CALL(pivot_world_step(world, 1)); /* the plugin's INFO messages are below the level now */
+    EXPECT(record.plugin_infos == 0);
+    EXPECT(record.below_level == 0);
+    EXPECT(pivot_set_log_level((pivot_log_level)7) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "not a pivot_log_level"));
+    pivot_set_log_callback(NULL, NULL);
+    CALL(pivot_set_log_level(PIVOT_LOG_WARNING));
+    pivot_world_destroy(world);
+    pivot_engine_destroy(engine);
+}
+
 int main(void) {
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
@@ -756,6 +826,7 @@ int main(void) {
     hostile_calls_are_refused(engine);
     large_islands_are_chosen(engine);
     body_damping_is_applied(engine);
+    logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);
     if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);

@@ -73,7 +73,9 @@
  * was, only when those are discarded too; pivot_world_statistics gains
  * substeps (appended). Body damping: pivot_body_desc gains linear_damping
  * and angular_damping (appended), and pivot_world_set_body_damping changes
- * them.
+ * them. Logging: pivot_set_log_callback (the engine's and the plugins'
+ * messages with their level and source, instead of stderr) and
+ * pivot_set_log_level.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -110,6 +112,26 @@ PIVOT_API const char* pivot_last_error(void);
 
 /* "MAJOR.MINOR.PATCH" of the engine library. */
 PIVOT_API const char* pivot_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Logging (0.8)                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* What the engine and its plugins log (a plugin's reason for refusing its
+   parameters, a solver giving up, a refused plugin file) goes to stderr, at
+   level warning and above unless the environment variable PIVOT_LOG_LEVEL
+   (trace, debug, info, warning, error, off) says otherwise. An embedder takes
+   it instead with a callback: its level, its source (the category a plugin
+   gave, usually its id; "pivot" for the engine's own messages) and the
+   message, NUL-terminated UTF-8 valid during the call only. The callback is
+   called on the thread that logs (a world's worker threads included), one
+   call at a time, and must not call Pivot. Process-wide: every engine's
+   messages. NULL goes back to stderr. */
+typedef void (*pivot_log_callback)(void* user, pivot_log_level level, const char* source, const char* message);
+PIVOT_API void pivot_set_log_callback(pivot_log_callback callback, void* user);
+/* The least level logged, process-wide (PIVOT_LOG_TRACE .. PIVOT_LOG_ERROR):
+   messages below it are dropped before they are formatted. */
+PIVOT_API pivot_status pivot_set_log_level(pivot_log_level level);
 
 /* ------------------------------------------------------------------------ */
 /* Engine (plugins)                                                          */
