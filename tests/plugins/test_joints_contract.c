@@ -205,26 +205,18 @@ static const pivot_param_info drive_params_1_5[] = {
     DRIVE_PARAM("motor_max_force", PIVOT_PARAM_REAL, "N", 0.0, HUGE_VAL, 0u),
 };
 
-static const pivot_joint_functions clock_functions = {
-    .struct_size = sizeof(pivot_joint_functions),
-    .max_rows_per_joint = 1u,
-    .instance =
-        {
-            .create = contract_create,
-            .destroy = contract_destroy,
-            .clone = contract_clone,
-            .reset = NULL,
-            .set_params = NULL,
-            .state_size = NULL,
-            .save_state = NULL,
-            .load_state = NULL,
-        },
-    .rows = clock_rows,
-    .coordinate = NULL,
-    .geometric_stiffness = NULL,
-    .frames = PIVOT_JOINT_FRAMES_ANCHOR,
-    .reserved = 0u,
-};
+/* The function table of a clock-like joint: one row, no parameters. */
+#define CLOCK_FUNCTIONS(rows_function)                                                                  \
+    {                                                                                                   \
+        .struct_size = sizeof(pivot_joint_functions), .max_rows_per_joint = 1u,                         \
+        .instance = {.create = contract_create, .destroy = contract_destroy, .clone = contract_clone,    \
+                     .reset = NULL, .set_params = NULL, .state_size = NULL, .save_state = NULL,         \
+                     .load_state = NULL},                                                               \
+        .rows = (rows_function), .coordinate = NULL, .geometric_stiffness = NULL,                       \
+        .frames = PIVOT_JOINT_FRAMES_ANCHOR, .reserved = 0u                                             \
+    }
+
+static const pivot_joint_functions clock_functions = CLOCK_FUNCTIONS(clock_rows);
 
 static const pivot_plugin_descriptor clock_descriptor = {
     .struct_size = sizeof(pivot_plugin_descriptor),
@@ -243,26 +235,7 @@ static const pivot_plugin_descriptor clock_descriptor = {
     .functions = &clock_functions,
 };
 
-static const pivot_joint_functions short_clock_functions = {
-    .struct_size = sizeof(pivot_joint_functions),
-    .max_rows_per_joint = 1u,
-    .instance =
-        {
-            .create = contract_create,
-            .destroy = contract_destroy,
-            .clone = contract_clone,
-            .reset = NULL,
-            .set_params = NULL,
-            .state_size = NULL,
-            .save_state = NULL,
-            .load_state = NULL,
-        },
-    .rows = short_clock_rows,
-    .coordinate = NULL,
-    .geometric_stiffness = NULL,
-    .frames = PIVOT_JOINT_FRAMES_ANCHOR,
-    .reserved = 0u,
-};
+static const pivot_joint_functions short_clock_functions = CLOCK_FUNCTIONS(short_clock_rows);
 
 static const pivot_plugin_descriptor short_clock_descriptor = {
     .struct_size = sizeof(pivot_plugin_descriptor),
