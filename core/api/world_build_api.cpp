@@ -74,6 +74,14 @@ PIVOT_API pivot_status pivot_world_create(pivot_engine* engine, const pivot_worl
         if (s.large_island_sweeps != 0) ws.large_island_sweeps = s.large_island_sweeps;
         // The step guard (0.6): 0 = the default; < 0 = off (WorldSettings: 0).
         if (s.step_time_limit != 0.0) ws.step_time_limit = std::max(s.step_time_limit, 0.0);
+        // Solving and contact settings (0.8): 0 = the default, < 0 = zero; a
+        // NaN is passed on and refused by the world, naming the field.
+        for (auto [given, field] : {std::pair{s.solver_acceptance, &ws.solver_acceptance},
+                                    std::pair{s.contact_margin, &ws.contact_margin},
+                                    std::pair{s.contact_regularization, &ws.contact_regularization},
+                                    std::pair{s.restitution_threshold, &ws.restitution_threshold}}) {
+            if (given != 0.0) *field = given < 0.0 ? 0.0 : given;
+        }
         if (s.stabilization > 1) {
             throw pivot::Error(fmt::format("settings.stabilization: must be 0 (default) or 1 (none), got {}",
                                            s.stabilization));

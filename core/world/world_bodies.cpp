@@ -224,8 +224,16 @@ std::array<double, 3> World::angular_velocity(BodyId b) const {
 
 void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<double, 4>& o) {
     const std::string where = fmt::format("body '{}': set_pose", body_name(b));
+    // An embedder's quaternion comes out of its own arithmetic (often in
+    // single precision, drifting over many products): one within 1e-3 of
+    // unit length is normalized; farther off, it is a mistake (Euler angles,
+    // a zero quaternion) and refused.
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-    if (!(std::abs(norm - 1.0) <= 1e-6)) throw Error(where + ": orientation must be a unit quaternion");
+    if (!(std::abs(norm - 1.0) <= 1e-3)) {
+        throw Error(fmt::format("{}: orientation: not a unit quaternion: its norm is {:.9g} (one within 1 +- 1e-3 "
+                                "is normalized)",
+                                where, norm));
+    }
     check_position(p, where, "position");
     const BodyRecord& r = model_.bodies.at(b);
     const ElementGroup& g = model_.element_groups[r.group];

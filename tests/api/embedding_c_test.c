@@ -642,6 +642,50 @@ static void body_damping_is_applied(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* Contact settings from C (0.8): a 0.1 m sphere 0.15 m above the ground
+   (a gap of 0.15 m) is a speculative contact after one 1/60 s step with a
+   contact margin of 0.2 m, and none with the default 0.01 m (its sweep adds
+   only v h = 3 mm); a NaN margin is refused naming the field. */
+static uint32_t contacts_after_one_step(pivot_engine* engine, double margin) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_shape_desc ground, ball;
+    pivot_body_desc body;
+    pivot_contact contacts[4];
+    uint32_t count = 0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 1.0 / 60.0;
+    settings.contact_margin = margin;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&ball);
+    ball.type = "sphere";
+    ball.radius = 0.1;
+    pivot_body_desc_init(&body);
+    body.name = "ball";
+    body.position[2] = 0.25;
+    body.shapes = &ball;
+    body.shape_count = 1;
+    CALL(pivot_world_add_body(world, &body, NULL));
+    CALL(pivot_world_step(world, 1));
+    CALL(pivot_world_contacts(world, contacts, 4, &count));
+    pivot_world_destroy(world);
+    return count;
+}
+
+static void contact_settings_are_applied(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    EXPECT(contacts_after_one_step(engine, 0.2) == 1u);
+    EXPECT(contacts_after_one_step(engine, 0.0) == 0u);
+    pivot_world_settings_init(&settings);
+    settings.contact_margin = NAN;
+    EXPECT(pivot_world_create(engine, &settings, &world) == PIVOT_ERROR && world == NULL);
+    EXPECT(contains(pivot_last_error(), "contact_margin"));
+}
+
 /* Logging from C (0.8): a callback installed with pivot_set_log_callback
    receives the engine's messages (source "pivot": destroying an engine whose
    world is alive) and a plugin's with its source (test.joint.short_clock
@@ -826,6 +870,7 @@ int main(void) {
     hostile_calls_are_refused(engine);
     large_islands_are_chosen(engine);
     body_damping_is_applied(engine);
+    contact_settings_are_applied(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

@@ -114,7 +114,14 @@ TEST(EmbeddingCpp, ErrorsAreExceptionsWithTheEnginesMessage) {
     pivot::sdk::BodyState bad = before;
     bad.linear_velocity[0] = 1.0;
     bad.orientation = {2, 0, 0, 0};  // not a unit quaternion
-    EXPECT_THROW(world.set_body(bob, bad), pivot::sdk::Error);
+    try {
+        world.set_body(bob, bad);
+        ADD_FAILURE() << "a quaternion of norm 2 was accepted";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("body 'bob': set_pose: orientation: not a unit quaternion: its norm is 2"),
+                  std::string::npos)
+            << e.what();
+    }
     bad = before;
     bad.position[0] = 5.0;
     bad.angular_velocity[1] = NAN;
@@ -123,6 +130,12 @@ TEST(EmbeddingCpp, ErrorsAreExceptionsWithTheEnginesMessage) {
     EXPECT_EQ(std::memcmp(&before, &after, sizeof before), 0);
     // A failed call changed nothing: the world still steps.
     world.step();
+    // An orientation a little off unit length (an embedder's float
+    // arithmetic) is normalized: a norm of 1 + 1e-5 was refused.
+    pivot::sdk::BodyState drifted = world.body(bob);
+    drifted.orientation = {1.0 + 1e-5, 0.0, 0.0, 0.0};
+    world.set_body(bob, drifted);
+    EXPECT_EQ(world.body(bob).orientation[0], 1.0);
 }
 
 // ---------------------------------------------------------------- cables

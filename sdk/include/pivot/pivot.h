@@ -73,7 +73,8 @@
  * was, only when those are discarded too; pivot_world_statistics gains
  * substeps (appended). Body damping: pivot_body_desc gains linear_damping
  * and angular_damping (appended), and pivot_world_set_body_damping changes
- * them. Logging: pivot_set_log_callback (the engine's and the plugins'
+ * them. pivot_world_settings gains solver_acceptance, contact_margin,
+ * contact_regularization and restitution_threshold (appended). Logging: pivot_set_log_callback (the engine's and the plugins'
  * messages with their level and source, instead of stderr) and
  * pivot_set_log_level.
  */
@@ -211,6 +212,20 @@ typedef struct pivot_world_settings {
                                      budget_limited), so no input can hold a
                                      step for seconds. 0: default 1;
                                      < 0: off                               */
+    /* ---- appended in 0.8: zero = the default, < 0 = zero ---- */
+    double solver_acceptance;      /* N s: the largest natural-map residual
+                                      an island's solve may leave and count
+                                      as solved; default 1e-6               */
+    double contact_margin;         /* m: shapes this close become contact
+                                      rows (speculative contacts); default
+                                      0.01                                  */
+    double contact_regularization; /* rigid contact rows get this fraction of
+                                      their effective mass as compliance, so
+                                      redundant contact sets have unique
+                                      forces (docs/contacts.md); default
+                                      1e-5; < 0: exactly rigid              */
+    double restitution_threshold;  /* m/s: slower approaches do not bounce;
+                                      default 0.1                           */
 } pivot_world_settings;
 PIVOT_API void pivot_world_settings_init(pivot_world_settings* settings);
 
@@ -381,7 +396,9 @@ typedef struct pivot_body_state {
     double angular_velocity[3]; /* rad/s, world */
 } pivot_body_state;
 PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state);
-/* Teleports a body (pose and velocities); the orientation is normalized. */
+/* Teleports a body (pose and velocities). An orientation whose norm is
+   within 1 +- 1e-3 is normalized; one farther off is refused (the message
+   names the field and the norm). */
 PIVOT_API pivot_status pivot_world_set_body(pivot_world* world, uint32_t body, const pivot_body_state* state);
 
 /* A force at the centre of mass and a torque (world), applied in every
