@@ -282,6 +282,12 @@ PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* so
     });
 }
 
+PIVOT_API const char* pivot_world_solver(const pivot_world* world) {
+    if (world == nullptr) return nullptr;
+    const std::string* id = world->world->named_solver();
+    return id != nullptr ? id->c_str() : nullptr;
+}
+
 PIVOT_API pivot_status pivot_world_set_fallback(pivot_world* world, const char* const* solvers, uint32_t count) {
     return guarded("pivot_world_set_fallback", [&] {
         auto& w = world_of(world, "pivot_world_set_fallback");

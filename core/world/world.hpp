@@ -311,6 +311,11 @@ public:
 
     // Solvers: swap between two steps; the warm start is kept.
     void set_solver(const SolverChoice& solver);
+    // The registered id of the solver that takes every island (named in the
+    // settings or by set_solver), or nullptr while the engine chooses per
+    // island (WorldSettings::direct_islands, newton_islands,
+    // large_island_rows).
+    const std::string* named_solver() const;
     void set_fallback(const std::vector<SolverChoice>& fallback);
     // Sees every island problem before it is solved (WorldModel::lcp_observer); {} removes it.
     void set_lcp_observer(std::function<void(uint32_t island, const LcpProblem& problem)> observer) {

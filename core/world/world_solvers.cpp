@@ -100,6 +100,12 @@ void World::set_solver(const SolverChoice& solver) {
     make_island_chains();
 }
 
+const std::string* World::named_solver() const {
+    const WorldSettings& s = model_.settings;
+    if (s.direct_islands || s.newton_islands || s.large_island_rows != 0) return nullptr;
+    return &solver_->primary_id();
+}
+
 void World::set_fallback(const std::vector<SolverChoice>& fallback) {
     solver_->set_fallbacks(fallback);
     model_.settings.fallback = fallback;

@@ -675,6 +675,23 @@ static uint32_t contacts_after_one_step(pivot_engine* engine, double margin) {
     return count;
 }
 
+/* Which solver a world uses (0.8): none named while the engine chooses per
+   island; the registered id of the one pivot_world_set_solver named, short
+   names resolved; the old one after a refused swap. */
+static void the_solver_is_readable(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_world_settings_init(&settings);
+    CALL(pivot_world_create(engine, &settings, &world));
+    EXPECT(pivot_world_solver(world) == NULL);
+    CALL(pivot_world_set_solver(world, "pgs", NULL));
+    EXPECT(pivot_world_solver(world) != NULL && strcmp(pivot_world_solver(world), "pivot.solver.pgs") == 0);
+    EXPECT(pivot_world_set_solver(world, "pivot.solver.none", NULL) == PIVOT_ERROR);
+    EXPECT(pivot_world_solver(world) != NULL && strcmp(pivot_world_solver(world), "pivot.solver.pgs") == 0);
+    EXPECT(pivot_world_solver(NULL) == NULL);
+    pivot_world_destroy(world);
+}
+
 static void contact_settings_are_applied(pivot_engine* engine) {
     pivot_world* world = NULL;
     pivot_world_settings settings;
@@ -871,6 +888,7 @@ int main(void) {
     large_islands_are_chosen(engine);
     body_damping_is_applied(engine);
     contact_settings_are_applied(engine);
+    the_solver_is_readable(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

@@ -73,7 +73,8 @@
  * was, only when those are discarded too; pivot_world_statistics gains
  * substeps (appended). Body damping: pivot_body_desc gains linear_damping
  * and angular_damping (appended), and pivot_world_set_body_damping changes
- * them. pivot_world_settings gains solver_acceptance, contact_margin,
+ * them. pivot_world_solver says which solver a world uses.
+ * pivot_world_settings gains solver_acceptance, contact_margin,
  * contact_regularization and restitution_threshold (appended). Logging: pivot_set_log_callback (the engine's and the plugins'
  * messages with their level and source, instead of stderr) and
  * pivot_set_log_level.
@@ -514,6 +515,12 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
    warm start is kept. Refused, world unchanged, for an unknown solver, bad
    options, or a solver that cannot solve the world's friction models. */
 PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* solver, const char* options);
+/* (0.8) The registered id of the solver that takes every island (named in
+   pivot_world_settings.solver or by pivot_world_set_solver, e.g.
+   "pivot.solver.pgs" for "pgs"), valid until the next call that changes
+   it; NULL while the engine chooses per island (settings.solver NULL) or
+   for a NULL world. */
+PIVOT_API const char* pivot_world_solver(const pivot_world* world);
 /* The solvers tried, in order, when the primary fails (ids or short names). */
 PIVOT_API pivot_status pivot_world_set_fallback(pivot_world* world, const char* const* solvers, uint32_t count);
 
