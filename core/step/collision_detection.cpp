@@ -25,9 +25,7 @@ void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScra
         if (go.points.empty()) continue;
         const ElementGroup& g = model.element_groups[gi];
         const pivot_element_batch batch = element_batch(g, state, s.v_free.data() + g.v_offset);
-        require_usable(checked_material_frames(g.instance, batch, go.points.data(),
-                                               static_cast<uint32_t>(go.points.size()), guarded(go.poses),
-                                               guarded(go.twists), guarded(go.jacobians)));
+        ask_material_frames(g, batch, go);
         for (size_t k = 0; k < go.points.size(); ++k) {
             const uint32_t e = g.first + go.points[k].element;
             const double* pose = go.poses.data() + 7 * k;
@@ -51,10 +49,7 @@ void find_shape_pairs(const WorldModel& model, const WorldState& state, StepScra
         if (gs.points.empty()) continue;
         const ElementGroup& g = model.element_groups[gi];
         const pivot_element_batch batch = element_batch(g, state);
-        CallResult r = checked_material_frames(g.instance, batch, gs.points.data(),
-                                               static_cast<uint32_t>(gs.points.size()), guarded(gs.poses),
-                                               guarded(gs.twists), guarded(gs.jacobians));
-        require_usable(r);
+        ask_material_frames(g, batch, gs);
         for (size_t k = 0; k < gs.points.size(); ++k) {
             const size_t body = model.element_count + gs.first_sample + k;
             const double* pose = gs.poses.data() + 7 * k;

@@ -358,13 +358,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         if (gp.points.empty()) continue;
         const ElementGroup& g = model.element_groups[gi];
         const size_t n = gp.points.size();
-        gp.poses.resize(7 * n);
-        gp.twists.resize(6 * n);
-        gp.jacobians.resize(6 * g.nv * n);
-        const pivot_element_batch batch = element_batch(g, state);
-        CallResult r = checked_material_frames(g.instance, batch, gp.points.data(), static_cast<uint32_t>(n),
-                                               guarded(gp.poses), guarded(gp.twists), guarded(gp.jacobians));
-        require_usable(r);
+        ask_material_frames(g, element_batch(g, state), gp);
         for (size_t k = 0; k < n; ++k) {
             const uint32_t contact = gp.owner[k] / 2, side = gp.owner[k] % 2;
             const double* jp = gp.jacobians.data() + 6 * g.nv * k;

@@ -87,13 +87,7 @@ void find_damped_frames(const WorldModel& model, const ElementGroup& g, const pi
         const auto& c = model.element_damping[g.first + e];
         if (!model.fixed[g.first + e] && (c[0] > 0.0 || c[1] > 0.0)) d.points.push_back({e, 0, {0.0, 0.0, 0.0}});
     }
-    if (d.points.empty()) return;
-    const size_t n = d.points.size();
-    d.poses.resize(7 * n);  // within the capacity reserved by prepare_step
-    d.twists.resize(6 * n);
-    d.jacobians.resize(6 * g.nv * n);
-    require_usable(checked_material_frames(g.instance, batch, d.points.data(), static_cast<uint32_t>(n),
-                                           guarded(d.poses), guarded(d.twists), guarded(d.jacobians)));
+    if (!d.points.empty()) ask_material_frames(g, batch, d);  // within the capacity reserved by prepare_step
 }
 
 // m += h J^T diag(c_lin I3, c_ang I3) J (nv x nv, column-major).

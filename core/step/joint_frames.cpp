@@ -33,10 +33,7 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
         auto& gp = s.group_points[g];
         if (gp.points.empty()) continue;
         const pivot_element_batch batch = element_batch(group, state, nullptr, q_all + group.q_offset);
-        CallResult r = checked_material_frames(group.instance, batch, gp.points.data(),
-                                               static_cast<uint32_t>(gp.points.size()), guarded(gp.poses),
-                                               guarded(gp.twists), guarded(gp.jacobians));
-        require_usable(r);
+        ask_material_frames(group, batch, gp);
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2;
             const uint32_t side = gp.attachment[p] % 2;
@@ -76,6 +73,15 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
 }
 
 }  // namespace
+
+void ask_material_frames(const ElementGroup& g, const pivot_element_batch& batch, StepScratch::MaterialFrames& f) {
+    const size_t n = f.points.size();
+    f.poses.resize(7 * n);
+    f.twists.resize(6 * n);
+    f.jacobians.resize(6 * static_cast<size_t>(g.nv) * n);
+    require_usable(checked_material_frames(g.instance, batch, f.points.data(), static_cast<uint32_t>(n),
+                                           guarded(f.poses), guarded(f.twists), guarded(f.jacobians)));
+}
 
 void compute_joint_frames(const WorldModel& model, const WorldState& state, StepScratch& s) {
     place_joint_frames(model, state, s, state.q.data(), false);

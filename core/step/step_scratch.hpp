@@ -56,6 +56,13 @@ struct ProblemRow {
 };
 
 struct StepScratch {
+    // Material points of one element group asked of material_frames in one
+    // call (ask_material_frames, step_stages.hpp) and the frames it wrote:
+    // per point a pose (7), a twist (6) and a 6 x nv Jacobian.
+    struct MaterialFrames {
+        std::vector<pivot_material_point> points;
+        PluginOutput<double> poses, twists, jacobians;
+    };
     // Element dynamics: per element an nv x nv mass matrix, Cholesky-factored
     // in place (lower triangle); forces; the free velocity v* = v + h M^-1 f.
     std::vector<uint32_t> mass_offset;  // per element, into mass
@@ -83,11 +90,7 @@ struct StepScratch {
     // The damped bodies of the group being computed (WorldModel::
     // element_damping): their frames at material point (0, 0, 0), whose
     // Jacobians give the damping matrix; reserved for every element.
-    struct DampedFrames {
-        std::vector<pivot_material_point> points;
-        PluginOutput<double> poses, twists, jacobians;
-    };
-    DampedFrames damped;
+    MaterialFrames damped;
     // Chains (cables): one sparse factorization per chain block.
     std::vector<std::unique_ptr<ChainMatrix>> chains;
     std::vector<uint32_t> block_chain;     // per block: index into chains, or UINT32_MAX
@@ -98,10 +101,8 @@ struct StepScratch {
     std::vector<uint32_t> frame_jacobian_offset;  // per joint x 2
     std::vector<double> frame_jacobian;
     // Material points asked of each element group in one batched call.
-    struct GroupPoints {
-        std::vector<pivot_material_point> points;
+    struct GroupPoints : MaterialFrames {
         std::vector<uint32_t> attachment;  // joint * 2 + side, per point
-        PluginOutput<double> poses, twists, jacobians;
         std::vector<double> wrenches;          // per point 6: the joint's wrench on it (geometric stiffness)
         PluginOutput<double> frame_stiffness;  // per point 36 (plugin_element.h frame_stiffness)
     };
@@ -184,20 +185,14 @@ struct StepScratch {
     collision::CollisionWorld collision;
     std::vector<collision::Pose> body_poses;  // per collision body (elements, then cable contact samples)
     std::vector<collision::BodySpeed> body_speeds;  // the same, for the collision sweep
-    struct GroupSamples {  // per element group: its cable contact samples, asked of material_frames
-        std::vector<pivot_material_point> points;
-        PluginOutput<double> poses, twists, jacobians;
+    struct GroupSamples : MaterialFrames {  // per element group: its cable contact samples
         uint32_t first_sample = 0;  // index of the first in WorldModel::contact_samples
     };
     std::vector<GroupSamples> group_samples;
     // Per element group carrying shapes: the frames of its elements that
     // have shapes, at material point (0, 0, 0), asked of material_frames
     // (`elements`: their indices within the group).
-    struct GroupOrigins {
-        std::vector<pivot_material_point> points;
-        PluginOutput<double> poses, twists, jacobians;
-    };
-    std::vector<GroupOrigins> group_origins;
+    std::vector<MaterialFrames> group_origins;
     std::vector<int32_t> collision_cable;  // per collision body: its cable, or -1 (the broadphase filter)
     struct ContactPoint {
         uint32_t collision_contact;  // index in the collision world's contacts of this step
@@ -230,10 +225,8 @@ struct StepScratch {
     std::vector<double> contact_explicit;     // per contact 6: the model's explicit impulse (reports)
     std::vector<double> contact_tangents;     // per contact 6: the host's tangent1, tangent2 (reports)
     std::vector<double> contact_jacobian;
-    struct GroupContactPoints {  // per element group: points asked of material_frames
-        std::vector<pivot_material_point> points;
+    struct GroupContactPoints : MaterialFrames {  // per element group: its contacts' points
         std::vector<uint32_t> owner;  // contact * 2 + side
-        PluginOutput<double> poses, twists, jacobians;
     };
     std::vector<GroupContactPoints> group_contact_points;
     struct FrictionBatch {  // per friction instance: its contacts this step

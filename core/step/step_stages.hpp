@@ -13,6 +13,11 @@ namespace pivot {
 // smaller steps), Error for any other failure or a broken contract.
 void require_usable(const CallResult& result);
 
+// joint_frames.cpp: the frames of f.points of group g at `batch` (one
+// material_frames call) into f's outputs, sized to the points (within the
+// capacity prepare_step gave them); throws as require_usable does.
+void ask_material_frames(const ElementGroup& g, const pivot_element_batch& batch, StepScratch::MaterialFrames& f);
+
 class LcpSolverChain;
 class WorkerPool;
 
