@@ -173,6 +173,20 @@ PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32
     });
 }
 
+PIVOT_API pivot_status pivot_world_set_motor_position(pivot_world* world, uint32_t joint, double position) {
+    return guarded("pivot_world_set_motor_position", [&] {
+        auto& w = world_of(world, "pivot_world_set_motor_position");
+        w.set_motor_position(checked_joint(w, joint, "pivot_world_set_motor_position"), position);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_motor_force(pivot_world* world, uint32_t joint, double force) {
+    return guarded("pivot_world_set_motor_force", [&] {
+        auto& w = world_of(world, "pivot_world_set_motor_force");
+        w.set_motor_force(checked_joint(w, joint, "pivot_world_set_motor_force"), force);
+    });
+}
+
 PIVOT_API pivot_status pivot_world_joint_coordinate(const pivot_world* world, uint32_t joint, double* position,
                                                     double* rate) {
     return guarded("pivot_world_joint_coordinate", [&] {
@@ -191,6 +205,14 @@ PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint
         const pivot::JointReaction& r = w.reaction(checked_joint(w, joint, "pivot_world_joint_reaction"));
         for (int k = 0; k < 3; ++k) out.force[k] = r.force[k], out.torque[k] = r.torque[k];
         out.position_error = r.position_error;
+    });
+}
+
+PIVOT_API pivot_status pivot_world_joint_motor_effort(const pivot_world* world, uint32_t joint, double* effort) {
+    return guarded("pivot_world_joint_motor_effort", [&] {
+        const auto& w = world_of(world, "pivot_world_joint_motor_effort");
+        auto& out = require(effort, "pivot_world_joint_motor_effort", "effort");
+        out = w.reaction(checked_joint(w, joint, "pivot_world_joint_motor_effort")).motor_effort;
     });
 }
 

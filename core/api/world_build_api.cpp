@@ -237,7 +237,17 @@ PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joi
         j.compliance = d.compliance;
         j.damping = d.damping;
         if (d.has_limits != 0) j.limits = pivot::JointLimits{d.lower, d.upper};
-        if (d.has_motor != 0) j.motor = pivot::JointMotor{d.motor_velocity, d.motor_max_force};
+        if (d.has_motor != 0) {
+            pivot::JointMotor m;
+            m.mode = static_cast<pivot_motor_mode>(d.motor_mode);
+            m.velocity = d.motor_velocity;
+            m.max_force = d.motor_max_force;
+            m.position = d.motor_position;
+            m.stiffness = d.motor_stiffness;
+            m.damping = d.motor_damping;
+            m.force = d.motor_force;
+            j.motor = m;
+        }
         const pivot::JointId id = w.add_joint(j);
         if (index != nullptr) *index = id;
     });

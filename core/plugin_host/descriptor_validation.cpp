@@ -91,17 +91,23 @@ void read_role(const pivot_param_info& raw, uint32_t abi_minor, const std::strin
                std::vector<std::string>& problems, ParamSpec& spec) {
     const uint32_t role = abi_minor >= 6 ? PIVOT_PARAM_ROLE_OF(raw.flags) : role_by_name_before_1_6(spec.name);
     if (role == PIVOT_ROLE_NONE) return;
-    if (role > PIVOT_ROLE_REST_LENGTH) {
-        problems.push_back(fmt::format("{}: role {} is not a pivot_param_role", where, role));
+    const uint32_t last_role = abi_minor >= 7 ? PIVOT_ROLE_MOTOR_FORCE : PIVOT_ROLE_REST_LENGTH;
+    if (role > last_role) {
+        if (abi_minor > PIVOT_ABI_MINOR) return;  // a newer plugin's role this host does not know: no role
+        problems.push_back(fmt::format("{}: role {} is not a pivot_param_role of ABI 1.{}", where, role, abi_minor));
         return;
     }
     const bool is_switch = role == PIVOT_ROLE_LIMITS_ENABLED || role == PIVOT_ROLE_MOTOR_ENABLED;
-    const pivot_param_type type = is_switch ? PIVOT_PARAM_BOOL : PIVOT_PARAM_REAL;
+    const pivot_param_type type = is_switch                        ? PIVOT_PARAM_BOOL
+                                  : role == PIVOT_ROLE_MOTOR_MODE ? PIVOT_PARAM_ENUM
+                                                                   : PIVOT_PARAM_REAL;
     const bool fits = spec.per_item() && spec.length == 1 && spec.type == type;
     if (!fits) {
         if (abi_minor < 6) return;  // an older plugin's parameter that only shares the name
         problems.push_back(fmt::format("{}: role {} needs a per-item {} parameter of length 1", where, role,
-                                       is_switch ? "BOOL" : "REAL"));
+                                       type == PIVOT_PARAM_BOOL   ? "BOOL"
+                                       : type == PIVOT_PARAM_ENUM ? "ENUM"
+                                                                  : "REAL"));
         return;
     }
     spec.role = role;

@@ -433,10 +433,30 @@ private:
         return {l.required("lower", "rad or m").number(), l.required("upper", "rad or m").number()};
     }
 
+    // A motor: a velocity motor {velocity, max_force}, or a drive with a
+    // "mode" (docs/scene-format.md "Joints"): position (position,
+    // stiffness, damping, velocity as feed-forward) or force (force).
     static JointMotor read_motor(const JsonAt& at) {
-        const JsonObject m(at, {"velocity", "max_force"});
-        return {m.required("velocity", "target, rad/s or m/s").number(),
-                m.required("max_force", "N m or N, >= 0").number()};
+        const JsonObject m(at, {"mode", "velocity", "max_force", "position", "stiffness", "damping", "force"});
+        JointMotor motor;
+        if (auto mode = m.optional("mode")) {
+            const std::string name = mode->string();
+            if (name == "velocity") motor.mode = PIVOT_MOTOR_VELOCITY;
+            else if (name == "position") motor.mode = PIVOT_MOTOR_POSITION;
+            else if (name == "force") motor.mode = PIVOT_MOTOR_FORCE;
+            else mode->fail("'" + name + "' is not a motor mode (velocity, position or force)");
+        }
+        const auto number = [&](std::string_view key, double& value) {
+            if (auto v = m.optional(key)) value = v->number();
+        };
+        if (motor.mode == PIVOT_MOTOR_VELOCITY) motor.velocity = m.required("velocity", "target, rad/s or m/s").number();
+        else number("velocity", motor.velocity);
+        motor.max_force = m.required("max_force", "N m or N, >= 0").number();
+        number("position", motor.position);
+        number("stiffness", motor.stiffness);
+        number("damping", motor.damping);
+        number("force", motor.force);
+        return motor;
     }
 
     void read_joints(const JsonAt& at) {

@@ -2,7 +2,9 @@
 // joint's row forces (impulse / h) times the body-2 part of each row's
 // Jacobian: a force at the frame-2 origin and a torque about it (world).
 // The position error is the largest |violation| of the rows flagged
-// PIVOT_ROW_POSITION_ERROR, as computed at the start of the step.
+// PIVOT_ROW_POSITION_ERROR, as computed at the start of the step; the motor
+// effort the force of the row flagged PIVOT_ROW_MOTOR (its own force along
+// the free coordinate, without the constraint's).
 #include <algorithm>
 #include <cmath>
 
@@ -28,6 +30,7 @@ void report_joints(const WorldModel& model, const WorldState& state, const StepS
                 reaction.force[i] += force * j12[6 + i];
                 reaction.torque[i] += force * j12[9 + i];
             }
+            if (row.flags & PIVOT_ROW_MOTOR) reaction.motor_effort += force;
             if (row.flags & PIVOT_ROW_POSITION_ERROR) {
                 reaction.position_error = std::max(reaction.position_error, std::abs(row.violation));
             }

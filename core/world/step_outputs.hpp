@@ -15,6 +15,8 @@ struct JointReaction {
     std::array<double, 3> force{};   // N, on body 2 at its frame origin, world (body 1 gets the opposite)
     std::array<double, 3> torque{};  // N m, on body 2 about its frame origin, world
     double position_error = 0.0;     // largest |violation| of its equality rows (m or rad)
+    double motor_effort = 0.0;       // N or N m: the force of its motor row along the free coordinate
+                                     // (PIVOT_ROW_MOTOR), 0 without one
 };
 
 // The stages of a step, in order (core/step/step.cpp), for timing.

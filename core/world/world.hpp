@@ -308,6 +308,10 @@ public:
     void set_damping(BodyId b, double linear, double angular);
     // Motor target velocity (rad/s or m/s) of a joint that has a motor.
     void set_motor_velocity(JointId j, double velocity);
+    // Position mode's target (rad or m) and force mode's force (N m or N) of
+    // a joint whose motor has them (JointMotor); taken from the next step on.
+    void set_motor_position(JointId j, double position);
+    void set_motor_force(JointId j, double force);
 
     // Solvers: swap between two steps; the warm start is kept.
     void set_solver(const SolverChoice& solver);
@@ -327,6 +331,7 @@ public:
     const StepStatistics& statistics() const;
     // The free coordinate (rad or m) and its rate of a joint that has one.
     std::array<double, 2> joint_coordinate(JointId j) const;
+    bool has_joint_coordinate(JointId j) const;
     // The contacts of the last step.
     const std::vector<ContactReport>& contacts() const;
     Energy energy() const;
@@ -372,6 +377,8 @@ private:
     // throws pivot::Error naming `where` when either fails.
     void probe_friction_model(const PluginRecord& plugin, const nlohmann::json& params, const std::string& where) const;
     void relayout();  // offsets of groups, elements and impulses after a model change
+    // Writes a motor target: the per-item parameter with `role` of joint j.
+    void set_motor_target(JointId j, pivot_param_role role, double value, const char* call, const char* missing);
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();
     // The material pairs, built when anything can touch (shapes, cables'

@@ -211,9 +211,16 @@ struct JointLimits {
     double upper = 0.0;
 };
 
+// A joint's motor (drive) on its free coordinate: pivot_motor_mode in
+// <pivot/plugin.h> gives each mode's law (docs/engine.md "Drives").
 struct JointMotor {
-    double velocity = 0.0;   // rad/s or m/s
-    double max_force = 0.0;  // N m or N, >= 0
+    double velocity = 0.0;   // rad/s or m/s: velocity mode's target, position mode's feed-forward rate
+    double max_force = 0.0;  // N m or N, >= 0: the bound of every mode
+    pivot_motor_mode mode = PIVOT_MOTOR_VELOCITY;
+    double position = 0.0;   // rad or m: position mode's target
+    double stiffness = 0.0;  // N m/rad or N/m, >= 0: position mode (0 = a rigid servo)
+    double damping = 0.0;    // N m s/rad or N s/m, >= 0: velocity mode (0 = rigid) and position mode
+    double force = 0.0;      // N m or N: force mode's force (clamped to max_force)
 };
 
 struct JointDescription {

@@ -164,12 +164,40 @@ JointId World::add_joint(const JointDescription& joint) {
         set(PIVOT_ROLE_LIMIT_UPPER, joint.limits->upper);
     }
     if (joint.motor) {
+        const JointMotor& m = *joint.motor;
         if (!has(PIVOT_ROLE_MOTOR_ENABLED) || !has(PIVOT_ROLE_MOTOR_VELOCITY) || !has(PIVOT_ROLE_MOTOR_MAX_FORCE)) {
             throw Error(where + ": motor: a " + short_type + " joint has no motor");
         }
         set(PIVOT_ROLE_MOTOR_ENABLED, true);
-        set(PIVOT_ROLE_MOTOR_VELOCITY, joint.motor->velocity);
-        set(PIVOT_ROLE_MOTOR_MAX_FORCE, joint.motor->max_force);
+        set(PIVOT_ROLE_MOTOR_VELOCITY, m.velocity);
+        set(PIVOT_ROLE_MOTOR_MAX_FORCE, m.max_force);
+        // The drive (ABI 1.7): a joint without a role refuses a value other
+        // than the 1.0 motor's (a rigid velocity motor).
+        if (m.mode != PIVOT_MOTOR_VELOCITY && m.mode != PIVOT_MOTOR_POSITION && m.mode != PIVOT_MOTOR_FORCE) {
+            throw Error(fmt::format("{}: motor: mode: {} is not velocity (0), position (1) or force (2)", where,
+                                    static_cast<int>(m.mode)));
+        }
+        static const char* const kModes[] = {"velocity", "position", "force"};
+        const ParamSpec* mode = param_with_role(plugin->params, PIVOT_ROLE_MOTOR_MODE);
+        if (mode != nullptr && static_cast<size_t>(m.mode) < mode->choices.size()) {
+            item[mode->name] = mode->choices[m.mode];  // the role fixes the choices' order
+        } else if (m.mode != PIVOT_MOTOR_VELOCITY) {
+            throw Error(fmt::format("{}: motor: mode: a {} joint's motor has no {} mode", where, short_type,
+                                    kModes[m.mode]));
+        }
+        for (const auto& [role, value, field] :
+             {std::tuple{PIVOT_ROLE_MOTOR_POSITION, m.position, "position"},
+              std::tuple{PIVOT_ROLE_MOTOR_STIFFNESS, m.stiffness, "stiffness"},
+              std::tuple{PIVOT_ROLE_MOTOR_DAMPING, m.damping, "damping"},
+              std::tuple{PIVOT_ROLE_MOTOR_FORCE, m.force, "force"}}) {
+            if (has(role)) {
+                set(role, value);
+            } else if (value != 0.0) {
+                throw Error(fmt::format("{}: motor: {}: a {} joint's motor has no {} (its plugin declares no such "
+                                        "role)",
+                                        where, field, short_type, field));
+            }
+        }
     }
     if (has(PIVOT_ROLE_REST_LENGTH)) {
         const Vec3d d = {origin2[0] - origin1[0], origin2[1] - origin1[1], origin2[2] - origin1[2]};
@@ -198,16 +226,35 @@ JointId World::insert_joint(std::string name, const PluginRecord& plugin, const 
     return static_cast<JointId>(model_.joints.size() - 1);
 }
 
-void World::set_motor_velocity(JointId j, double velocity) {
+void World::set_motor_target(JointId j, pivot_param_role role, double value, const char* call,
+                             const char* missing) {
     const JointRecord& record = model_.joints.at(j);
     JointGroup& g = model_.joint_groups[record.group];
-    const uint32_t offset = item_offset_of_role(g.instance.plugin().params, PIVOT_ROLE_MOTOR_VELOCITY);
+    const uint32_t offset = item_offset_of_role(g.instance.plugin().params, role);
     const bool found = offset != UINT32_MAX;
-    if (!found || !std::isfinite(velocity)) {
-        throw Error(fmt::format("joint '{}': set_motor_velocity: {}", record.name,
-                                found ? "must be finite" : "this joint type has no motor"));
+    if (!found || !std::isfinite(value)) {
+        throw Error(fmt::format("joint '{}': {}: {}", record.name, call,
+                                found ? "must be finite" : missing));
     }
-    g.item_params[record.member * g.item_stride + offset] = velocity;
+    g.item_params[record.member * g.item_stride + offset] = value;
+}
+
+void World::set_motor_velocity(JointId j, double velocity) {
+    set_motor_target(j, PIVOT_ROLE_MOTOR_VELOCITY, velocity, "set_motor_velocity", "this joint type has no motor");
+}
+
+void World::set_motor_position(JointId j, double position) {
+    set_motor_target(j, PIVOT_ROLE_MOTOR_POSITION, position, "set_motor_position",
+                     "this joint type's motor has no position mode");
+}
+
+void World::set_motor_force(JointId j, double force) {
+    set_motor_target(j, PIVOT_ROLE_MOTOR_FORCE, force, "set_motor_force", "this joint type's motor has no force mode");
+}
+
+bool World::has_joint_coordinate(JointId j) const {
+    const JointRecord& record = model_.joints.at(j);
+    return model_.joint_groups[record.group].instance.plugin().joint.coordinate != nullptr;
 }
 
 std::array<double, 2> World::joint_coordinate(JointId j) const {

@@ -74,15 +74,34 @@
 // (gap_lower + h rate versus gap_upper - h rate). lower > upper is read as the
 // range [upper, lower]. The angle limits are meant within (-pi, pi): a
 // stateless joint cannot count turns.
-// Motor row (when motor_enabled and motor_max_force > 0): violation 0,
-// target_velocity = motor_velocity, bounds [-motor_max_force,
-// +motor_max_force] (force; the host multiplies by h), flag
-// PIVOT_ROW_NO_STABILIZATION, compliance 0, Jacobian the coordinate's gradient.
-// Row order: equality rows, then the motor row, then the limit row. The host
-// warm-starts a joint's row k with the impulse of its row k in the last
-// step (plugin_joint.h), so the row that comes and goes (the limit) is
-// last: the motor keeps its slot, and a limit row that appears starts from
-// zero instead of from the motor's impulse.
+// Motor row (when motor_enabled and motor_max_force > 0; ABI 1.7 drive
+// modes, pivot_motor_mode in plugin.h): flag PIVOT_ROW_MOTOR, Jacobian the
+// coordinate's gradient, bounds [-motor_max_force, +motor_max_force] (force;
+// the host multiplies by h). The host's row law (docs/engine.md "The
+// per-island problem"), c f = -phi - (h + d c)(J v+ - target), gives each
+// mode from (violation, target, compliance c, damping d, flags):
+//   velocity  (0, motor_velocity, h / motor_damping or 0, 0,
+//             NO_STABILIZATION): f = -motor_damping (J v+ - target), or
+//             J v+ = target (rigid, motor_damping = 0: the ABI 1.0 motor);
+//   position  (s - motor_position, motor_velocity, 1 / motor_stiffness or 0,
+//             motor_damping, stabilized): f = -k (phi + h (J v+ - target))
+//             - d (J v+ - target), the PD law at the end of the step; an
+//             angle's error is wrapped into [-pi, pi] (stateless: no turns);
+//   force     (0, 0, 0, 0, NO_STABILIZATION) with bounds [f, f], f =
+//             motor_force clamped to the bound: an applied force.
+// Damping rows (joint damping d > 0, when h > 0): one per free direction of
+// relative motion (revolute: the angle; prismatic: the translation;
+// cylindrical: both; spherical: the relative rotation about the world axes;
+// universal: about x1 and about y2), violation 0, target 0, compliance h/d,
+// flag PIVOT_ROW_NO_STABILIZATION: f = -d J v+, an implicit viscous force
+// or torque (N s/m, N m s/rad), stable at any h. Together with the equality
+// rows' Kelvin-Voigt damping, a joint's `damping` resists every relative
+// motion it allows.
+// Row order: equality rows, then the motor row, then the damping rows, then
+// the limit row. The host warm-starts a joint's row k with the impulse of
+// its row k in the last step (plugin_joint.h), so the row that comes and
+// goes (the limit) is last: the motor keeps its slot, and a limit row that
+// appears starts from zero instead of from the motor's impulse.
 //
 // The joints are stateless: instances hold only the host pointer and take
 // no instance-level parameters. rows() and coordinate() do not allocate.
@@ -93,6 +112,7 @@
 #ifndef PIVOT_PLUGINS_JOINTS_JOINT_COMMON_HPP
 #define PIVOT_PLUGINS_JOINTS_JOINT_COMMON_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -144,7 +164,13 @@ constexpr uint32_t kUpper = 4;
 constexpr uint32_t kMotorEnabled = 5;
 constexpr uint32_t kMotorVelocity = 6;
 constexpr uint32_t kMotorMaxForce = 7;
-constexpr uint32_t kFreeCoordinateParamCount = 8;
+// And the five drive parameters (ABI 1.7).
+constexpr uint32_t kMotorMode = 8;
+constexpr uint32_t kMotorPosition = 9;
+constexpr uint32_t kMotorStiffness = 10;
+constexpr uint32_t kMotorDamping = 11;
+constexpr uint32_t kMotorForce = 12;
+constexpr uint32_t kFreeCoordinateParamCount = 13;
 
 // A per-item parameter; `role` (ABI 1.6) tells the host what it is, so that
 // a joint description's compliance, limits, motor and length reach it.
@@ -160,15 +186,18 @@ constexpr pivot_param_info compliance_param(const char* doc) {
 }
 constexpr pivot_param_info damping_param() {
     return item_param(PIVOT_PARAM_REAL, "damping", "N s/m",
-                      "damping of the equality rows (N m s/rad for angular rows); 0 = none", 0.0, 0.0, kInf,
-                      PIVOT_ROLE_DAMPING);
+                      "viscous damping of the joint's free motion and of its compliant rows (N m s/rad for "
+                      "rotations); 0 = none",
+                      0.0, 0.0, kInf, PIVOT_ROLE_DAMPING);
 }
 
-// The units and words of a free coordinate, for its six parameters.
+// The units and words of a free coordinate, for its eleven parameters.
 struct CoordinateSchema {
-    const char* unit;        // "rad" or "m"
-    const char* rate_unit;   // "rad/s" or "m/s"
-    const char* force_unit;  // "N m" or "N"
+    const char* unit;            // "rad" or "m"
+    const char* rate_unit;       // "rad/s" or "m/s"
+    const char* force_unit;      // "N m" or "N"
+    const char* stiffness_unit;  // "N m/rad" or "N/m"
+    const char* damping_unit;    // "N m s/rad" or "N s/m"
     const char* lower_doc;
     const char* upper_doc;
     const char* velocity_doc;
@@ -200,6 +229,64 @@ constexpr pivot_param_info motor_max_force_param(const CoordinateSchema& s) {
                       PIVOT_ROLE_MOTOR_MAX_FORCE);
 }
 
+// The drive parameters (ABI 1.7), entries 8..12; the mode's choices are in
+// pivot_motor_mode order, as the role requires.
+constexpr const char* kMotorModes[] = {"velocity", "position", "force"};
+constexpr pivot_param_info motor_mode_param() {
+    return pivot_param_info{sizeof(pivot_param_info),
+                            PIVOT_PARAM_ENUM,
+                            1,
+                            PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_MODE),
+                            "motor_mode",
+                            "",
+                            "what the motor drives: the rate (velocity), the coordinate (position, a PD law) or a "
+                            "force",
+                            0.0,
+                            0.0,
+                            2.0,
+                            kMotorModes,
+                            3,
+                            0};
+}
+constexpr pivot_param_info motor_position_param(const CoordinateSchema& s) {
+    return item_param(PIVOT_PARAM_REAL, "motor_position", s.unit, "position mode: the target of the coordinate",
+                      0.0, -kInf, kInf, PIVOT_ROLE_MOTOR_POSITION);
+}
+constexpr pivot_param_info motor_stiffness_param(const CoordinateSchema& s) {
+    return item_param(PIVOT_PARAM_REAL, "motor_stiffness", s.stiffness_unit,
+                      "position mode: the drive's stiffness; 0 = a rigid servo", 0.0, 0.0, kInf,
+                      PIVOT_ROLE_MOTOR_STIFFNESS);
+}
+constexpr pivot_param_info motor_damping_param(const CoordinateSchema& s) {
+    return item_param(PIVOT_PARAM_REAL, "motor_damping", s.damping_unit,
+                      "the drive's damping toward motor_velocity; velocity mode: 0 = rigid", 0.0, 0.0, kInf,
+                      PIVOT_ROLE_MOTOR_DAMPING);
+}
+constexpr pivot_param_info motor_force_param(const CoordinateSchema& s) {
+    return item_param(PIVOT_PARAM_REAL, "motor_force", s.force_unit,
+                      "force mode: the force applied along the coordinate (within motor_max_force)", 0.0, -kInf,
+                      kInf, PIVOT_ROLE_MOTOR_FORCE);
+}
+
+// The whole schema of a joint with a free coordinate: compliance, damping
+// and the eleven free-coordinate parameters, in the order of the k* indices.
+constexpr std::array<pivot_param_info, kFreeCoordinateParamCount> free_coordinate_params(
+    const pivot_param_info& compliance, const CoordinateSchema& s) {
+    return {compliance,
+            damping_param(),
+            limits_enabled_param(),
+            lower_param(s),
+            upper_param(s),
+            motor_enabled_param(),
+            motor_velocity_param(s),
+            motor_max_force_param(s),
+            motor_mode_param(),
+            motor_position_param(s),
+            motor_stiffness_param(s),
+            motor_damping_param(s),
+            motor_force_param(s)};
+}
+
 // Compliance and damping of one joint's equality rows.
 struct Common {
     double compliance;
@@ -212,10 +299,21 @@ struct LimitMotor {
     double lower, upper;
     bool motor_enabled;
     double motor_velocity, motor_max_force;
+    pivot_motor_mode motor_mode;
+    double motor_position, motor_stiffness, motor_damping, motor_force;
 };
 inline LimitMotor limit_motor_of(const double* p) {
-    return {p[kLimitsEnabled] != 0.0, p[kLower], p[kUpper], p[kMotorEnabled] != 0.0, p[kMotorVelocity],
-            p[kMotorMaxForce]};
+    return {p[kLimitsEnabled] != 0.0,
+            p[kLower],
+            p[kUpper],
+            p[kMotorEnabled] != 0.0,
+            p[kMotorVelocity],
+            p[kMotorMaxForce],
+            static_cast<pivot_motor_mode>(static_cast<int>(p[kMotorMode])),
+            p[kMotorPosition],
+            p[kMotorStiffness],
+            p[kMotorDamping],
+            p[kMotorForce]};
 }
 
 // ---------------------------------------------------------------- rows
@@ -329,40 +427,88 @@ inline void free_coordinate_stiffness(RowWriter& out, const FreeCoordinate& s, d
     else line_stiffness(out.stiffness, sign * out.last_force(), s.jv2, s.d);
 }
 
-// The motor row and the limit row of a free coordinate. At most one limit
-// row is written: when both gaps are below the margin (a range narrower than
+// The motor row in its mode (see the header comment), when the motor is on.
+inline void motor_row(RowWriter& out, const FreeCoordinate& s, const LimitMotor& lm, double h) {
+    if (!lm.motor_enabled || !(lm.motor_max_force > 0.0)) return;
+    const double bound = lm.motor_max_force;
+    pivot_row row{0.0, lm.motor_velocity, 0.0, 0.0, -bound, bound, -1, PIVOT_ROW_MOTOR | PIVOT_ROW_NO_STABILIZATION};
+    switch (lm.motor_mode) {
+        case PIVOT_MOTOR_POSITION: {
+            const double error = s.value - lm.motor_position;
+            constexpr double kTwoPi = 6.283185307179586476925;
+            row.violation = s.angular ? std::remainder(error, kTwoPi) : error;
+            row.compliance = lm.motor_stiffness > 0.0 ? 1.0 / lm.motor_stiffness : 0.0;
+            row.damping = lm.motor_damping;
+            row.flags = PIVOT_ROW_MOTOR;
+            break;
+        }
+        case PIVOT_MOTOR_FORCE:
+            row.target_velocity = 0.0;
+            row.lower = row.upper = std::fmin(std::fmax(lm.motor_force, -bound), bound);
+            break;
+        case PIVOT_MOTOR_VELOCITY:
+        default:
+            if (lm.motor_damping > 0.0 && h > 0.0) row.compliance = h / lm.motor_damping;
+            break;
+    }
+    out.add(row, s.jv1, s.jw1, s.jv2, s.jw2);
+    free_coordinate_stiffness(out, s, 1.0);
+}
+
+// A damping row (see the header comment): f = -d J v+ through the
+// compliance h/d of an unstabilized row. None without damping or a step.
+inline bool damped(const Common& c, double h) { return c.damping > 0.0 && h > 0.0; }
+inline pivot_row damping_row(const Common& c, double h) {
+    return pivot_row{0.0, 0.0, h / c.damping, 0.0, -kInf, kInf, -1, PIVOT_ROW_NO_STABILIZATION};
+}
+
+// Damping of a free coordinate's rate.
+inline void coordinate_damping_row(RowWriter& out, const FreeCoordinate& s, const Common& c, double h) {
+    if (!damped(c, h)) return;
+    out.add(damping_row(c, h), s.jv1, s.jw1, s.jv2, s.jw2);
+    free_coordinate_stiffness(out, s, 1.0);
+}
+
+// Damping of the relative rotation about the world axes (ball joints).
+inline void rotation_damping_rows(RowWriter& out, const Common& c, double h) {
+    if (!damped(c, h)) return;
+    const Vec3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (const Vec3& a : e) out.add(damping_row(c, h), kZero3, -a, kZero3, a);  // constant J: no stiffness
+}
+
+// Damping of the relative rotation about `a`, an axis fixed on frame
+// `turning` (kTh1 or kTh2).
+inline void axis_damping_row(RowWriter& out, Vec3 a, Block turning, const Common& c, double h) {
+    if (!damped(c, h)) return;
+    out.add(damping_row(c, h), kZero3, -a, kZero3, a);
+    if (out.stiffness != nullptr) axis_stiffness(out.stiffness, out.last_force(), a, turning);
+}
+
+// The limit row of a free coordinate. At most one limit row is written:
+// when both gaps are below the margin (a range narrower than
 // 2 h |rate| + 1e-9), the one whose gap predicted after the step at the
 // current rate is smaller (the violated one, or the one the coordinate
 // moves toward).
-inline void free_coordinate_rows(RowWriter& out, const FreeCoordinate& s, double rate, const LimitMotor& lm,
-                                 double h) {
-    if (lm.motor_enabled && lm.motor_max_force > 0.0) {
-        const pivot_row motor{0.0,  lm.motor_velocity, 0.0, 0.0, -lm.motor_max_force, lm.motor_max_force,
-                              -1,   PIVOT_ROW_NO_STABILIZATION};
-        out.add(motor, s.jv1, s.jw1, s.jv2, s.jw2);
-        free_coordinate_stiffness(out, s, 1.0);
+inline void limit_row(RowWriter& out, const FreeCoordinate& s, double rate, const LimitMotor& lm, double h) {
+    if (!lm.limits_enabled) return;
+    const double lower = std::fmin(lm.lower, lm.upper);
+    const double upper = std::fmax(lm.lower, lm.upper);
+    const double margin = 2.0 * h * std::fabs(rate) + 1e-9;
+    const double gap_lower = s.value - lower;
+    const double gap_upper = upper - s.value;
+    const bool near_lower = gap_lower < margin;
+    const bool near_upper = gap_upper < margin;
+    if (!near_lower && !near_upper) return;
+    bool use_upper = near_upper;
+    if (near_lower && near_upper) {
+        // Both qualify: the one with the smaller gap predicted after the
+        // step at the current rate (gap_lower + h rate, gap_upper - h rate).
+        use_upper = gap_upper - h * rate < gap_lower + h * rate;
     }
-    if (lm.limits_enabled) {
-        const double lower = std::fmin(lm.lower, lm.upper);
-        const double upper = std::fmax(lm.lower, lm.upper);
-        const double margin = 2.0 * h * std::fabs(rate) + 1e-9;
-        const double gap_lower = s.value - lower;
-        const double gap_upper = upper - s.value;
-        const bool near_lower = gap_lower < margin;
-        const bool near_upper = gap_upper < margin;
-        bool use_upper = near_upper;
-        if (near_lower && near_upper) {
-            // Both qualify: the one with the smaller gap predicted after the
-            // step at the current rate (gap_lower + h rate, gap_upper - h rate).
-            use_upper = gap_upper - h * rate < gap_lower + h * rate;
-        }
-        if (near_lower || near_upper) {
-            pivot_row row{use_upper ? gap_upper : gap_lower, 0.0, 0.0, 0.0, 0.0, kInf, -1, 0u};
-            if (use_upper) out.add(row, -s.jv1, -s.jw1, -s.jv2, -s.jw2);
-            else out.add(row, s.jv1, s.jw1, s.jv2, s.jw2);
-            free_coordinate_stiffness(out, s, use_upper ? -1.0 : 1.0);
-        }
-    }
+    pivot_row row{use_upper ? gap_upper : gap_lower, 0.0, 0.0, 0.0, 0.0, kInf, -1, 0u};
+    if (use_upper) out.add(row, -s.jv1, -s.jw1, -s.jv2, -s.jw2);
+    else out.add(row, s.jv1, s.jw1, s.jv2, s.jw2);
+    free_coordinate_stiffness(out, s, use_upper ? -1.0 : 1.0);
 }
 
 // ---------------------------------------------------------------- instances
@@ -473,11 +619,20 @@ pivot_status joint_coordinate(const void* instance, const pivot_joint_batch* bat
     return PIVOT_OK;
 }
 
-// The limit and motor rows of a joint with a free coordinate.
+// The rows of a joint with a free coordinate after its equality rows, in
+// the documented order: motor, damping of the coordinate (and of the
+// rotation about x for a joint whose coordinate is a translation and
+// whose rotation is free: `rotation_free`), limit.
 template <class Joint>
-void write_free_coordinate_rows(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double h) {
+void write_free_coordinate_rows(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double h,
+                                bool rotation_free = false) {
     const FreeCoordinate s = Joint::coordinate(f1, f2);
-    free_coordinate_rows(out, s, s.rate(f1, f2), limit_motor_of(params), h);
+    const LimitMotor lm = limit_motor_of(params);
+    const Common c = common_of(params);
+    motor_row(out, s, lm, h);
+    coordinate_damping_row(out, s, c, h);
+    if (rotation_free) coordinate_damping_row(out, angle_about_x(f1, f2), c, h);
+    limit_row(out, s, s.rate(f1, f2), lm, h);
 }
 
 template <class Joint>

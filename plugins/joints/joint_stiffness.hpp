@@ -142,6 +142,13 @@ inline void angle_stiffness(double* k, double f, Vec3 g) {
     add_derivative(k, kTh1, kTh2, -1.0 * dg);
 }
 
+// F = f (0, -a, 0, a) with a fixed on frame `turning`: d a = -[a]x dth.
+inline void axis_stiffness(double* k, double f, Vec3 a, Block turning) {
+    const Mat3 da = (-f) * skew(a);
+    add_derivative(k, kTh2, turning, da);
+    add_derivative(k, kTh1, turning, -1.0 * da);
+}
+
 }  // namespace pivot::joints
 
 #endif  // PIVOT_PLUGINS_JOINTS_JOINT_STIFFNESS_HPP

@@ -5,7 +5,8 @@
 //   0..2  orientation:  phi = 2 vec(q1^* q2) sign(w_rel)   (F1 axes, rad)
 //   3, 4  line:         phi = y1 . d, phi = z1 . d, d = p2 - p1   (m)
 //         d/dt = a1 . (v2 - v1) + w1 . (a1 x d)
-//   then  the limit row and the motor row on the translation s = x1 . d.
+//   then  the motor row, the damping row and the limit row on the
+//         translation s = x1 . d.
 #include "joint_common.hpp"
 
 namespace pivot::joints {
@@ -13,7 +14,7 @@ namespace {
 
 struct Prismatic {
     static constexpr const char* kId = "pivot.joint.prismatic";
-    static constexpr uint32_t kMaxRows = 7;  // 5 equality + 1 limit + 1 motor
+    static constexpr uint32_t kMaxRows = 8;  // 5 equality + motor + damping + limit
     static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_AXIS_AT_BODY;
     static constexpr uint32_t kParamCount = kFreeCoordinateParamCount;
 
@@ -29,22 +30,15 @@ struct Prismatic {
 };
 
 constexpr CoordinateSchema kTranslation = {
-    "m", "m/s", "N",
+    "m", "m/s", "N", "N/m", "N s/m",
     "lower limit of the translation along the axis",
     "upper limit of the translation along the axis",
     "target speed of the motor along the axis",
     "largest force the motor applies (>= 0)"};
 
-const pivot_param_info kParams[] = {
+constexpr auto kParams = free_coordinate_params(
     compliance_param("compliance of the five equality rows (m/N for translations, rad/(N m) for rotations); 0 = rigid"),
-    damping_param(),
-    limits_enabled_param(),
-    lower_param(kTranslation),
-    upper_param(kTranslation),
-    motor_enabled_param(),
-    motor_velocity_param(kTranslation),
-    motor_max_force_param(kTranslation),
-};
+    kTranslation);
 
 const pivot_joint_functions kFunctions = free_coordinate_joint_functions<Prismatic>();
 
@@ -53,6 +47,6 @@ const pivot_joint_functions kFunctions = free_coordinate_joint_functions<Prismat
 const pivot_plugin_descriptor kPrismaticDescriptor =
     joint_descriptor(Prismatic::kId, "Prismatic joint",
                      "slider along the x axis without rotation, with translation limits and a motor",
-                     kFreeCoordinateCaps, kParams, sizeof(kParams) / sizeof(kParams[0]), &kFunctions);
+                     kFreeCoordinateCaps, kParams.data(), static_cast<uint32_t>(kParams.size()), &kFunctions);
 
 }  // namespace pivot::joints

@@ -4,7 +4,7 @@
 //   0..2  point:          phi_k = e_k . (p2 - p1)        (world axes, m)
 //   3, 4  perpendicular:  phi = y1 . x2, phi = z1 . x2   (rad)
 //         d/dt = (w1 - w2) . (a1 x x2), a1 = y1, z1
-//   then  the lower and upper limit rows and the motor row on the angle
+//   then  the motor row, the damping row and the limit row on the angle
 //         theta = atan2(z1.y2 - y1.z2, y1.y2 + z1.z2) about x.
 // The hinge rows also vanish when x2 = -x1 (the hinge folded over), a
 // configuration a simulation does not reach from the coinciding start.
@@ -15,7 +15,7 @@ namespace {
 
 struct Revolute {
     static constexpr const char* kId = "pivot.joint.revolute";
-    static constexpr uint32_t kMaxRows = 7;  // 5 equality + 1 limit + 1 motor
+    static constexpr uint32_t kMaxRows = 8;  // 5 equality + motor + damping + limit
     static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_AXIS;
     static constexpr uint32_t kParamCount = kFreeCoordinateParamCount;
 
@@ -31,22 +31,15 @@ struct Revolute {
 };
 
 constexpr CoordinateSchema kAngle = {
-    "rad", "rad/s", "N m",
+    "rad", "rad/s", "N m", "N m/rad", "N m s/rad",
     "lower limit of the angle about the axis, within (-pi, pi)",
     "upper limit of the angle about the axis, within (-pi, pi)",
     "target angular rate of the motor about the axis",
     "largest torque the motor applies (>= 0)"};
 
-const pivot_param_info kParams[] = {
+constexpr auto kParams = free_coordinate_params(
     compliance_param("compliance of the five equality rows (m/N for translations, rad/(N m) for rotations); 0 = rigid"),
-    damping_param(),
-    limits_enabled_param(),
-    lower_param(kAngle),
-    upper_param(kAngle),
-    motor_enabled_param(),
-    motor_velocity_param(kAngle),
-    motor_max_force_param(kAngle),
-};
+    kAngle);
 
 const pivot_joint_functions kFunctions = free_coordinate_joint_functions<Revolute>();
 
@@ -54,6 +47,6 @@ const pivot_joint_functions kFunctions = free_coordinate_joint_functions<Revolut
 
 const pivot_plugin_descriptor kRevoluteDescriptor =
     joint_descriptor(Revolute::kId, "Revolute joint", "hinge about the x axis, with angle limits and a motor",
-                     kFreeCoordinateCaps, kParams, sizeof(kParams) / sizeof(kParams[0]), &kFunctions);
+                     kFreeCoordinateCaps, kParams.data(), static_cast<uint32_t>(kParams.size()), &kFunctions);
 
 }  // namespace pivot::joints

@@ -3,6 +3,8 @@
 //
 // Rows (see joint_common.hpp):
 //   0..2  point:  phi_k = e_k . (p2 - p1)   (world axes, m), J = (-e_k, 0, e_k, 0)
+//   then  with damping, three damping rows on the relative rotation,
+//         J = (0, -e_k, 0, e_k).
 #include "joint_common.hpp"
 
 namespace pivot::joints {
@@ -10,12 +12,14 @@ namespace {
 
 struct Spherical {
     static constexpr const char* kId = "pivot.joint.spherical";
-    static constexpr uint32_t kMaxRows = 3;
+    static constexpr uint32_t kMaxRows = 6;  // 3 point + 3 damping
     static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_ANCHOR;
     static constexpr uint32_t kParamCount = kCommonParamCount;
 
-    static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {
-        point_rows(out, f1, f2, common_of(params));
+    static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double h) {
+        const Common c = common_of(params);
+        point_rows(out, f1, f2, c);
+        rotation_damping_rows(out, c, h);
     }
 };
 

@@ -6,6 +6,8 @@
 //   0..2  point:          phi_k = e_k . (p2 - p1)   (world axes, m)
 //   3     perpendicular:  phi = x1 . y2             (rad)
 //         d/dt = (w1 - w2) . (x1 x y2)
+//   then  with damping, damping rows on the rotations about x1 and y2,
+//         J = (0, -a, 0, a).
 #include "joint_common.hpp"
 
 namespace pivot::joints {
@@ -13,14 +15,16 @@ namespace {
 
 struct Universal {
     static constexpr const char* kId = "pivot.joint.universal";
-    static constexpr uint32_t kMaxRows = 4;
+    static constexpr uint32_t kMaxRows = 6;  // 4 equality + 2 damping
     static constexpr uint32_t kFrames = PIVOT_JOINT_FRAMES_TWO_AXES;
     static constexpr uint32_t kParamCount = kCommonParamCount;
 
-    static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double) {
+    static void write(RowWriter& out, const Frame& f1, const Frame& f2, const double* params, double h) {
         const Common c = common_of(params);
         point_rows(out, f1, f2, c);
         perpendicular_row(out, f1.x, f2.y, c);
+        axis_damping_row(out, f1.x, kTh1, c, h);
+        axis_damping_row(out, f2.y, kTh2, c, h);
     }
 };
 

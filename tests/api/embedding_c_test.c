@@ -642,6 +642,137 @@ static void body_damping_is_applied(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* Drives from C (0.9). A lever (2 kg at 0.5 m from a horizontal hinge,
+   I_hinge = 0.51 kg m^2, h = 1 ms, gravity -z; theta > 0 = falling):
+   - a velocity drive too weak to hold it (bound 4.905 N m = m g r / 2)
+     reports exactly -4.905 N m on every step (the bound, 1e-6 relative);
+   - a strong one (bound 100 N m) turning it at -1 rad/s reports the
+     inverse dynamics of that uniform rotation, -m g r cos(theta) at the
+     angle each step starts from (5e-10 N m measured in motor_test.cpp;
+     1e-6 N m allowed);
+   - a force drive applies its force and a position drive reaches its target;
+   - a joint type without a motor refuses the drive calls, and a joint
+     desc of the 0.8 size (no drive fields) gets the velocity motor. */
+static void add_lever(pivot_world* world, const pivot_joint_desc* hinge) {
+    pivot_body_desc lever;
+    pivot_body_desc_init(&lever);
+    lever.name = "lever";
+    lever.mass = 2.0;
+    lever.inertia[0] = lever.inertia[4] = lever.inertia[8] = 0.01;
+    lever.position[0] = 0.5;
+    CALL(pivot_world_add_body(world, &lever, NULL));
+    CALL(pivot_world_add_joint(world, hinge, NULL));
+}
+
+static void drives_are_readable(pivot_engine* engine) {
+    const double load = 2.0 * 9.81 * 0.5;
+    pivot_world_settings settings;
+    pivot_joint_desc hinge;
+    pivot_world* world = NULL;
+    double effort = 0.0, angle = 0.0, rate = 0.0, worst = 0.0;
+    int n;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 1e-3;
+    pivot_joint_desc_init(&hinge);
+    hinge.name = "hinge";
+    hinge.type = "revolute";
+    hinge.body2 = "lever";
+    hinge.axis[0] = 0.0;
+    hinge.axis[1] = 1.0;
+    hinge.has_motor = 1;
+    hinge.motor_velocity = -1.0;
+    hinge.motor_max_force = 0.5 * load;
+
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_lever(world, &hinge);
+    for (n = 0; n < 200; ++n) {
+        CALL(pivot_world_step(world, 1));
+        CALL(pivot_world_joint_motor_effort(world, 0, &effort));
+        if (fabs(effort + 0.5 * load) > worst) worst = fabs(effort + 0.5 * load);
+    }
+    EXPECT(worst <= 1e-6 * 0.5 * load);
+    pivot_world_destroy(world);
+
+    hinge.motor_max_force = 100.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_lever(world, &hinge);
+    CALL(pivot_world_step(world, 20)); /* at -1 rad/s after 5.7 ms at the bound */
+    worst = 0.0;
+    for (n = 0; n < 500; ++n) {
+        CALL(pivot_world_joint_coordinate(world, 0, &angle, &rate));
+        CALL(pivot_world_step(world, 1));
+        CALL(pivot_world_joint_motor_effort(world, 0, &effort));
+        if (fabs(effort + load * cos(angle)) > worst) worst = fabs(effort + load * cos(angle));
+    }
+    EXPECT(worst <= 1e-6);
+    /* Position and force targets of a velocity-mode motor: the calls are
+       accepted (the first-party joints have every mode) and take effect
+       only in their mode; a spherical joint has no motor. */
+    CALL(pivot_world_set_motor_position(world, 0, 0.3));
+    CALL(pivot_world_set_motor_force(world, 0, 1.0));
+    EXPECT(pivot_world_set_motor_force(world, 0, NAN) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "joint 'hinge': set_motor_force: must be finite"));
+    EXPECT(pivot_world_joint_motor_effort(world, 0, NULL) == PIVOT_ERROR);
+    EXPECT(pivot_world_joint_motor_effort(world, 7, &effort) == PIVOT_ERROR);
+    pivot_world_destroy(world);
+
+    /* Force mode: 3 N m on the lever balances m g r cos(theta) nowhere
+       (9.81 N m at 0): its effort is the force, whatever the motion. */
+    hinge.motor_mode = PIVOT_MOTOR_FORCE;
+    hinge.motor_force = 3.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_lever(world, &hinge);
+    CALL(pivot_world_step(world, 50));
+    CALL(pivot_world_joint_motor_effort(world, 0, &effort));
+    EXPECT(fabs(effort - 3.0) <= 3e-6);
+    pivot_world_destroy(world);
+
+    /* Position mode, a stiff PD (k = 2000 N m/rad, d = 60 N m s/rad) holding
+       the lever at -0.2 rad: at rest the drive balances the load,
+       -k (theta - target) = -m g r cos(theta). */
+    hinge.motor_mode = PIVOT_MOTOR_POSITION;
+    hinge.motor_velocity = 0.0;
+    hinge.motor_position = -0.2;
+    hinge.motor_stiffness = 2000.0;
+    hinge.motor_damping = 60.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_lever(world, &hinge);
+    CALL(pivot_world_step(world, 5000));
+    CALL(pivot_world_joint_coordinate(world, 0, &angle, &rate));
+    CALL(pivot_world_joint_motor_effort(world, 0, &effort));
+    EXPECT(fabs(effort + load * cos(angle)) <= 1e-6);
+    EXPECT(fabs(-2000.0 * (angle + 0.2) - effort) <= 1e-6);
+    pivot_world_destroy(world);
+
+    /* A 0.8-size desc: no drive fields, the velocity motor. */
+    pivot_joint_desc_init(&hinge);
+    hinge.struct_size = (uint32_t)offsetof(pivot_joint_desc, motor_mode);
+    hinge.name = "hinge";
+    hinge.type = "revolute";
+    hinge.body2 = "lever";
+    hinge.axis[0] = 0.0;
+    hinge.axis[1] = 1.0;
+    hinge.has_motor = 1;
+    hinge.motor_velocity = -1.0;
+    hinge.motor_max_force = 100.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    add_lever(world, &hinge);
+    CALL(pivot_world_step(world, 20)); /* saturated for 0.51 / (100 - 9.81) = 5.7 ms */
+    CALL(pivot_world_joint_coordinate(world, 0, &angle, &rate));
+    EXPECT(fabs(rate + 1.0) <= 1e-9);
+    pivot_joint_desc_init(&hinge);
+    hinge.name = "ball";
+    hinge.type = "spherical";
+    hinge.body2 = "lever";
+    CALL(pivot_world_add_joint(world, &hinge, NULL));
+    EXPECT(pivot_world_set_motor_position(world, 1, 0.1) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "joint 'ball': set_motor_position: this joint type's motor has no position "
+                                        "mode"));
+    CALL(pivot_world_joint_motor_effort(world, 1, &effort));
+    EXPECT(effort == 0.0);
+    pivot_world_destroy(world);
+}
+
 /* Contact settings from C (0.8): a 0.1 m sphere 0.15 m above the ground
    (a gap of 0.15 m) is a speculative contact after one 1/60 s step with a
    contact margin of 0.2 m, and none with the default 0.01 m (its sweep adds
@@ -889,6 +1020,7 @@ int main(void) {
     body_damping_is_applied(engine);
     contact_settings_are_applied(engine);
     the_solver_is_readable(engine);
+    drives_are_readable(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

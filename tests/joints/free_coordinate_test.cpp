@@ -177,13 +177,17 @@ TEST_P(FreeCoordinateRows, MotorRowDrivesTheRateWithinTheForceBounds) {
                 {{"motor_enabled", true}, {"motor_velocity", 2.0}, {"motor_max_force", 5.0}, {"compliance", 1e-6},
                  {"damping", 3.0}});
     Rows r = rows(joint, 0.3, 0.7);
-    ASSERT_EQ(r.count, eq + 1);
+    uint32_t damping_rows = 0;  // the joint's damping adds its rows after the motor
+    for (const JointType& t : joint_types()) {
+        if (t.id == std::string(GetParam().id)) damping_rows = t.damping_rows;
+    }
+    ASSERT_EQ(r.count, eq + 1 + damping_rows);
     const pivot_row& motor = r.rows[eq];
     EXPECT_EQ(motor.violation, 0.0);
     EXPECT_EQ(motor.target_velocity, 2.0);
     EXPECT_EQ(motor.lower, -5.0);
     EXPECT_EQ(motor.upper, 5.0);
-    EXPECT_EQ(motor.flags, static_cast<uint32_t>(PIVOT_ROW_NO_STABILIZATION));
+    EXPECT_EQ(motor.flags, static_cast<uint32_t>(PIVOT_ROW_MOTOR | PIVOT_ROW_NO_STABILIZATION));
     EXPECT_EQ(motor.compliance, 0.0);
     EXPECT_EQ(motor.damping, 0.0);
     EXPECT_EQ(motor.findex, -1);
@@ -192,7 +196,8 @@ TEST_P(FreeCoordinateRows, MotorRowDrivesTheRateWithinTheForceBounds) {
         EXPECT_EQ(r.rows[k].compliance, 1e-6);
         EXPECT_EQ(r.rows[k].damping, 3.0);
     }
-    // With a limit too: equality rows, motor, limit: the declared maximum.
+    // With a limit too: equality rows, motor, limit (and damping rows: the
+    // declared maximum).
     // The motor keeps its slot whether the limit row is written or not: the
     // host warm-starts row k with last step's row k (plugin_joint.h), and
     // with the limit before it the motor took the limit's impulse each time
@@ -201,7 +206,12 @@ TEST_P(FreeCoordinateRows, MotorRowDrivesTheRateWithinTheForceBounds) {
                {"limits_enabled", true}, {"lower", 0.4}, {"upper", 0.8}});
     r = rows(joint, 0.3, 0.0);
     ASSERT_EQ(r.count, eq + 2);
-    EXPECT_EQ(r.count, joint.max_rows());
+    joint.set({{"motor_enabled", true}, {"motor_velocity", -1.0}, {"motor_max_force", 5.0}, {"damping", 1.0},
+               {"limits_enabled", true}, {"lower", 0.4}, {"upper", 0.8}});
+    EXPECT_EQ(rows(joint, 0.3, 0.0).count, joint.max_rows());
+    EXPECT_EQ(rows(joint, 0.3, 0.0).rows[joint.max_rows() - 1].lower, 0.0);  // the limit row is last
+    joint.set({{"motor_enabled", true}, {"motor_velocity", -1.0}, {"motor_max_force", 5.0},
+               {"limits_enabled", true}, {"lower", 0.4}, {"upper", 0.8}});
     EXPECT_EQ(r.rows[eq].target_velocity, -1.0);
     EXPECT_NEAR(r.rows[eq + 1].violation, -0.1, 1e-12);
     r = rows(joint, 0.6, 0.0);  // inside the range: no limit row
@@ -210,6 +220,58 @@ TEST_P(FreeCoordinateRows, MotorRowDrivesTheRateWithinTheForceBounds) {
     // A motor without force cannot act: no row.
     joint.set({{"motor_enabled", true}, {"motor_velocity", 2.0}, {"motor_max_force", 0.0}});
     EXPECT_EQ(rows(joint, 0.3, 0.7).count, eq);
+}
+
+// The drive modes (ABI 1.7, joint_common.hpp "Motor row"): what each puts
+// in the row, so that the host's law c f = -phi - (h + d c)(J v+ - target)
+// is the mode's.
+TEST_P(FreeCoordinateRows, MotorModesWriteTheirLawIntoTheRow) {
+    const uint32_t eq = GetParam().equality_rows;
+    const double h = 0.01;
+    // Position: phi = s - target, the feed-forward rate, c = 1/k, d, stabilized.
+    Joint joint(GetParam().id, {{"motor_enabled", true}, {"motor_mode", "position"}, {"motor_position", 0.5},
+                                {"motor_velocity", 0.25}, {"motor_stiffness", 400.0}, {"motor_damping", 7.0},
+                                {"motor_max_force", 50.0}});
+    Rows r = rows(joint, 0.3, 0.7);
+    ASSERT_EQ(r.count, eq + 1);
+    EXPECT_NEAR(r.rows[eq].violation, -0.2, 1e-12);
+    EXPECT_EQ(r.rows[eq].target_velocity, 0.25);
+    EXPECT_EQ(r.rows[eq].compliance, 1.0 / 400.0);
+    EXPECT_EQ(r.rows[eq].damping, 7.0);
+    EXPECT_EQ(r.rows[eq].lower, -50.0);
+    EXPECT_EQ(r.rows[eq].upper, 50.0);
+    EXPECT_EQ(r.rows[eq].flags, static_cast<uint32_t>(PIVOT_ROW_MOTOR));
+    EXPECT_NEAR(rate_of(r, eq, 0.3, 0.7), 0.7, 1e-12);
+    // Stiffness 0: a rigid servo (compliance 0).
+    joint.set({{"motor_enabled", true}, {"motor_mode", "position"}, {"motor_position", 0.5},
+               {"motor_max_force", 50.0}});
+    EXPECT_EQ(rows(joint, 0.3, 0.7).rows[eq].compliance, 0.0);
+    if (GetParam().angle) {
+        // An angle's error is wrapped into [-pi, pi]: from 3.0 to -3.0 is
+        // 2 pi - 6 = 0.283 rad forward, an error of -0.283.
+        joint.set({{"motor_enabled", true}, {"motor_mode", "position"}, {"motor_position", -3.0},
+                   {"motor_max_force", 50.0}});
+        EXPECT_NEAR(rows(joint, 3.0, 0.0).rows[eq].violation, 6.0 - 2 * M_PI, 1e-12);
+    }
+    // Velocity with damping: c = h/d, unstabilized: f = -d (J v+ - target).
+    joint.set({{"motor_enabled", true}, {"motor_velocity", 2.0}, {"motor_damping", 8.0}, {"motor_max_force", 50.0}});
+    r = rows(joint, 0.3, 0.7);
+    EXPECT_EQ(r.rows[eq].compliance, h / 8.0);
+    EXPECT_EQ(r.rows[eq].damping, 0.0);
+    EXPECT_EQ(r.rows[eq].target_velocity, 2.0);
+    EXPECT_EQ(r.rows[eq].flags, static_cast<uint32_t>(PIVOT_ROW_MOTOR | PIVOT_ROW_NO_STABILIZATION));
+    // Force: bounds [f, f], clamped to the bound.
+    for (const auto& [force, applied] : {std::pair{3.0, 3.0}, std::pair{-80.0, -50.0}, std::pair{80.0, 50.0}}) {
+        joint.set({{"motor_enabled", true}, {"motor_mode", "force"}, {"motor_force", force}, {"motor_velocity", 9.0},
+                   {"motor_max_force", 50.0}});
+        r = rows(joint, 0.3, 0.7);
+        ASSERT_EQ(r.count, eq + 1);
+        EXPECT_EQ(r.rows[eq].lower, applied);
+        EXPECT_EQ(r.rows[eq].upper, applied);
+        EXPECT_EQ(r.rows[eq].target_velocity, 0.0);
+        EXPECT_EQ(r.rows[eq].compliance, 0.0);
+        EXPECT_EQ(r.rows[eq].flags, static_cast<uint32_t>(PIVOT_ROW_MOTOR | PIVOT_ROW_NO_STABILIZATION));
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(FreeCoordinateJoints, FreeCoordinateRows, ::testing::ValuesIn(kJoints),

@@ -133,6 +133,15 @@ TEST_P(FreeCoordinateByFiniteDifferences, LimitAndMotorRowsAndTheFreeCoordinateR
         ASSERT_EQ(rows.count, type.equality_rows + 1) << where;
         EXPECT_NEAR(rows.rate(type.equality_rows, c.f1, c.f2), fd_rate, tolerance(fd_rate)) << where;
         EXPECT_EQ(check_rows(joint, c, where + " motor"), type.equality_rows);
+
+        // A position drive's row is stabilized: its violation s - target
+        // is checked against J v like an equality row's.
+        joint.set({{"motor_enabled", true}, {"motor_mode", "position"}, {"motor_position", s[0] - 0.1},
+                   {"motor_stiffness", 100.0}, {"motor_max_force", 5.0}});
+        rows = joint.rows(c.f1, c.f2);
+        ASSERT_EQ(rows.count, type.equality_rows + 1) << where;
+        EXPECT_NEAR(rows.rows[type.equality_rows].violation, 0.1, 1e-12) << where;
+        EXPECT_EQ(check_rows(joint, c, where + " position drive"), type.equality_rows + 1);
         joint.set(nlohmann::json::object());
     }
 }

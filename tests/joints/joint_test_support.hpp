@@ -211,6 +211,7 @@ struct JointType {
     uint32_t equality_rows;
     uint32_t max_rows;
     bool free_coordinate;
+    uint32_t damping_rows;  // with joint damping: one per free direction of relative motion
 };
 // For gtest's messages: the id, not the bytes.
 inline void PrintTo(const JointType& type, std::ostream* os) { *os << type.id; }
@@ -222,10 +223,10 @@ inline std::string short_name(const char* id) {
 
 inline const std::vector<JointType>& joint_types() {
     static const std::vector<JointType> types = {
-        {"pivot.joint.fixed", 6, 6, false},       {"pivot.joint.spherical", 3, 3, false},
-        {"pivot.joint.revolute", 5, 7, true},     {"pivot.joint.prismatic", 5, 7, true},
-        {"pivot.joint.cylindrical", 4, 6, true},  {"pivot.joint.universal", 4, 4, false},
-        {"pivot.joint.distance", 1, 1, false},
+        {"pivot.joint.fixed", 6, 6, false, 0},      {"pivot.joint.spherical", 3, 6, false, 3},
+        {"pivot.joint.revolute", 5, 8, true, 1},     {"pivot.joint.prismatic", 5, 8, true, 1},
+        {"pivot.joint.cylindrical", 4, 8, true, 2},  {"pivot.joint.universal", 4, 6, false, 2},
+        {"pivot.joint.distance", 1, 1, false, 0},
     };
     return types;
 }

@@ -4,8 +4,10 @@
 // violation. Also the descriptors, the parameters passed through, batches of
 // several joints, the distance joint (including coinciding anchors) and bad
 // inputs that must not produce NaN.
+#include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "joint_test_support.hpp"
 
@@ -102,8 +104,8 @@ TEST(JointViolation, EqualityRowsAreBilateralWithThePerJointComplianceAndDamping
         Frame f1, f2;
         f2.p = {0.5, 0.4, 0.3};  // the distance joint needs separate anchors
         const Rows rows = joint.rows(f1, f2);
-        ASSERT_EQ(rows.count, type.equality_rows) << type.id;
-        for (uint32_t r = 0; r < rows.count; ++r) {
+        ASSERT_EQ(rows.count, type.equality_rows + type.damping_rows) << type.id;
+        for (uint32_t r = 0; r < type.equality_rows; ++r) {
             const pivot_row& row = rows.rows[r];
             EXPECT_EQ(row.compliance, 2.5e-7) << type.id;
             EXPECT_EQ(row.damping, 40.0) << type.id;
@@ -113,6 +115,68 @@ TEST(JointViolation, EqualityRowsAreBilateralWithThePerJointComplianceAndDamping
             EXPECT_EQ(row.flags, PIVOT_ROW_POSITION_ERROR) << type.id;
             EXPECT_EQ(row.target_velocity, 0.0) << type.id;
         }
+    }
+}
+
+// The rank of a set of 6-vectors (Gram-Schmidt with a relative cut-off).
+int rank6(std::vector<std::array<double, 6>> v) {
+    int rank = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        for (int k = 0; k < rank; ++k) {
+            double d = 0;
+            for (int c = 0; c < 6; ++c) d += v[i][c] * v[k][c];
+            for (int c = 0; c < 6; ++c) v[i][c] -= d * v[k][c];
+        }
+        double n = 0;
+        for (int c = 0; c < 6; ++c) n += v[i][c] * v[i][c];
+        if (n < 1e-20) continue;
+        for (int c = 0; c < 6; ++c) v[rank][c] = v[i][c] / std::sqrt(n);
+        ++rank;
+    }
+    return rank;
+}
+
+// Joint damping d (joint_common.hpp "Damping rows"): one unstabilized row
+// of compliance h/d per free direction, which together with the equality
+// rows resist EVERY relative motion of the frames (the rows' frame-2 parts
+// span all 6 directions), and none of them resists a motion of both frames
+// together. The distance joint has only its Kelvin-Voigt row.
+TEST(JointDamping, DampingRowsResistEveryRelativeMotionAndNoCommonOne) {
+    const double h = 0.01, d = 40.0;
+    Random rng(99);
+    for (const JointType& type : joint_types()) {
+        if (type.damping_rows == 0) continue;
+        Joint joint(type.id, {{"damping", d}});
+        for (int trial = 0; trial < 5; ++trial) {
+            Frame f1, f2;
+            f1.p = rng.vec(-1, 1);
+            f1.q = rng.quaternion();
+            f1.v = rng.vec(-1, 1);
+            f1.w = rng.vec(-1, 1);
+            f2 = f1;  // coinciding frames moving together
+            const Rows rows = joint.rows(f1, f2, h);
+            ASSERT_EQ(rows.count, type.equality_rows + type.damping_rows) << type.id;
+            std::vector<std::array<double, 6>> spans;
+            for (uint32_t r = 0; r < rows.count; ++r) {
+                std::array<double, 6> part{};
+                for (int c = 0; c < 6; ++c) part[c] = rows.jac[kWidth * r + 6 + c];
+                spans.push_back(part);
+                if (r < type.equality_rows) continue;
+                const pivot_row& row = rows.rows[r];
+                EXPECT_EQ(row.violation, 0.0) << type.id;
+                EXPECT_EQ(row.target_velocity, 0.0) << type.id;
+                EXPECT_EQ(row.compliance, h / d) << type.id;
+                EXPECT_EQ(row.damping, 0.0) << type.id;
+                EXPECT_EQ(row.lower, -HUGE_VAL) << type.id;
+                EXPECT_EQ(row.upper, HUGE_VAL) << type.id;
+                EXPECT_EQ(row.flags, PIVOT_ROW_NO_STABILIZATION) << type.id;
+                EXPECT_NEAR(rows.rate(r, f1, f2), 0.0, 1e-14) << type.id << " row " << r;
+            }
+            EXPECT_EQ(rank6(spans), 6) << type.id;
+        }
+        // No damping rows without damping, or without a step (h = 0).
+        EXPECT_EQ(Joint(type.id).rows(Frame{}, Frame{}, h).count, type.equality_rows) << type.id;
+        EXPECT_EQ(joint.rows(Frame{}, Frame{}, 0.0).count, type.equality_rows) << type.id;
     }
 }
 
@@ -133,10 +197,22 @@ TEST(JointDescriptors, IdsRowMaximaCapabilitiesAndParameters) {
         if (type.free_coordinate) {
             EXPECT_EQ(p.capabilities, caps) << type.id;
             EXPECT_NE(p.joint.coordinate, nullptr);
-            const char* names[] = {"compliance",    "damping", "limits_enabled", "lower", "upper", "motor_enabled",
-                                   "motor_velocity", "motor_max_force"};
-            ASSERT_EQ(p.params.size(), 8u) << type.id;
-            for (size_t k = 0; k < 8; ++k) EXPECT_EQ(p.params[k].name, names[k]) << type.id;
+            const char* names[] = {"compliance",     "damping",         "limits_enabled", "lower",
+                                   "upper",          "motor_enabled",   "motor_velocity", "motor_max_force",
+                                   "motor_mode",     "motor_position",  "motor_stiffness", "motor_damping",
+                                   "motor_force"};
+            const uint32_t roles[] = {PIVOT_ROLE_COMPLIANCE,      PIVOT_ROLE_DAMPING,        PIVOT_ROLE_LIMITS_ENABLED,
+                                      PIVOT_ROLE_LIMIT_LOWER,     PIVOT_ROLE_LIMIT_UPPER,    PIVOT_ROLE_MOTOR_ENABLED,
+                                      PIVOT_ROLE_MOTOR_VELOCITY,  PIVOT_ROLE_MOTOR_MAX_FORCE, PIVOT_ROLE_MOTOR_MODE,
+                                      PIVOT_ROLE_MOTOR_POSITION,  PIVOT_ROLE_MOTOR_STIFFNESS, PIVOT_ROLE_MOTOR_DAMPING,
+                                      PIVOT_ROLE_MOTOR_FORCE};
+            ASSERT_EQ(p.params.size(), 13u) << type.id;
+            for (size_t k = 0; k < 13; ++k) {
+                EXPECT_EQ(p.params[k].name, names[k]) << type.id;
+                EXPECT_EQ(p.params[k].role, roles[k]) << type.id << " " << names[k];
+            }
+            // The mode's choices in pivot_motor_mode order, as the role requires.
+            EXPECT_EQ(p.params[8].choices, (std::vector<std::string>{"velocity", "position", "force"}));
         } else {
             EXPECT_EQ(p.capabilities, 0u) << type.id;
             EXPECT_EQ(p.joint.coordinate, nullptr);
@@ -194,7 +270,7 @@ TEST(JointBatch, SeveralJointsInOneCallMatchSeparateCalls) {
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(counts[0], 5u);
     EXPECT_EQ(counts[1], 6u);  // upper limit
-    EXPECT_EQ(counts[2], 6u);  // motor
+    EXPECT_EQ(counts[2], 7u);  // motor and the damping row
     for (uint32_t j = 0; j < 3; ++j) {
         single.set(items[j]);
         const Rows alone = single.rows(f1[j], f2[j]);

@@ -2,7 +2,8 @@
 // from a descriptor (descriptor_validation.cpp): a role from bits 16..23 of
 // the flags for a 1.6 plugin, from the old first-party names for an older
 // one; what a role needs (per item, length 1, BOOL for the two switches,
-// REAL for the rest; one parameter per role); a frames value that is a
+// ENUM for the motor mode, REAL for the rest; one parameter per role); a
+// frames value that is a
 // pivot_joint_frames. The descriptors are built here; nothing is called.
 #include <cmath>
 #include <string>
@@ -112,6 +113,37 @@ TEST(ParameterRoles, AreRefusedWhenTheyCannotBeMet) {
                            param("b", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_DAMPING))}),
         "parameter 'b': another parameter has role 2"));
     EXPECT_TRUE(has_problem(validate_joint(6, {}, 9), "frames 9 is not a pivot_joint_frames"));
+}
+
+// ABI 1.7: the drive roles. The mode is an ENUM (its choices in
+// pivot_motor_mode order); the others are REAL. A 1.6 plugin cannot have
+// them (they did not exist); a plugin newer than the host may have roles
+// the host does not know, which it ignores.
+TEST(ParameterRoles, DriveRolesOfABI17) {
+    static const char* const modes[] = {"velocity", "position"};
+    pivot_param_info mode = param("drive", PIVOT_PARAM_ENUM, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_MODE));
+    mode.choices = modes;
+    mode.choice_count = 2;
+    mode.max_value = 1;
+    const ValidatedLibrary v = validate_joint(
+        7, {mode, param("goal", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_POSITION)),
+            param("k", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_STIFFNESS)),
+            param("d", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_DAMPING)),
+            param("push", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_FORCE))});
+    ASSERT_TRUE(v.problems.empty()) << v.problems.front();
+    const std::vector<ParamSpec>& params = v.plugins.at(0).params;
+    EXPECT_EQ(param_with_role(params, PIVOT_ROLE_MOTOR_MODE)->name, "drive");
+    EXPECT_EQ(param_with_role(params, PIVOT_ROLE_MOTOR_FORCE)->name, "push");
+    EXPECT_TRUE(has_problem(
+        validate_joint(7, {param("m", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_MODE))}),
+        "role 10 needs a per-item ENUM parameter of length 1"));
+    EXPECT_TRUE(has_problem(
+        validate_joint(6, {param("k", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(PIVOT_ROLE_MOTOR_STIFFNESS))}),
+        "role 12 is not a pivot_param_role of ABI 1.6"));
+    const ValidatedLibrary newer =
+        validate_joint(PIVOT_ABI_MINOR + 1, {param("x", PIVOT_PARAM_REAL, kItem | PIVOT_PARAM_ROLE(200))});
+    ASSERT_TRUE(newer.problems.empty()) << newer.problems.front();
+    EXPECT_EQ(newer.plugins.at(0).params[0].role, static_cast<uint32_t>(PIVOT_ROLE_NONE));
 }
 
 }  // namespace

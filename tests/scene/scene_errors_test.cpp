@@ -131,6 +131,31 @@ TEST(SceneErrors, MissingRequiredKeys) {
                  "/joints/0/motor/max_force", {"missing required key 'max_force'"});
 }
 
+// Drives (docs/scene-format.md "Joints"): the mode, and the values a mode reads.
+TEST(SceneErrors, MotorModes) {
+    const auto hinge_with = [](const std::string& motor) {
+        return R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob", "anchor": [0, 0, 0],
+                    "axis": [0, 1, 0], "motor": )" +
+               motor + "}]";
+    };
+    EXPECT_EQ(load_error(scene(kSettings, kBob, hinge_with(R"({"mode": "position", "position": 0.5, "stiffness": 100,
+                                                               "damping": 2, "max_force": 10})"))),
+              "");
+    EXPECT_EQ(load_error(scene(kSettings, kBob, hinge_with(R"({"mode": "force", "force": 3, "max_force": 10})"))), "");
+    expect_error(scene(kSettings, kBob, hinge_with(R"({"mode": "servo", "max_force": 10})")), "/joints/0/motor/mode",
+                 {"'servo' is not a motor mode (velocity, position or force)"});
+    expect_error(scene(kSettings, kBob, hinge_with(R"({"mode": "velocity", "max_force": 10})")),
+                 "/joints/0/motor/velocity", {"missing required key 'velocity'"});
+    expect_error(scene(kSettings, kBob, hinge_with(R"({"mode": "position", "stiffness": -1, "max_force": 10})")),
+                 "/joints/0", {"motor_stiffness", "-1"});
+    expect_error(scene(kSettings, kBob, hinge_with(R"({"mode": "position", "position": "up", "max_force": 10})")),
+                 "/joints/0/motor/position", {"expected a number"});
+    // A joint without a free coordinate has no motor at all.
+    expect_error(scene(kSettings, kBob, R"([{"name": "ball", "type": "spherical", "body1": "world", "body2": "bob",
+                                            "anchor": [0, 0, 0], "motor": {"velocity": 1, "max_force": 1}}])"),
+                 "/joints/0/motor", {"unknown key 'motor'"});
+}
+
 TEST(SceneErrors, QuaternionNotUnitSaysTheNorm) {
     expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "orientation": [1, 0, 0, 0.1]}])"),
                  "/bodies/0/orientation", {"not a unit quaternion", "norm is 1.00498756"});

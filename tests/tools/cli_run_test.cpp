@@ -85,6 +85,35 @@ TEST(CliRun, ContactsCsvNamesTheWorldForStaticShapes) {
     }
 }
 
+// docs/cli.md: --joints writes every joint of each kept step (not t = 0:
+// a reaction is a step's); the coordinate and rate are empty for a joint
+// without one; the motor effort is within its bound.
+TEST(CliRun, JointsCsvHasEveryJointWithItsMotorEffort) {
+    const std::string joints = temp("joints.csv");
+    auto r = run_command(kPivot + " run " + kScenes + "/showcase.json --steps 7 --every 3 --quiet --joints " + joints);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(read_file(joints));
+    ASSERT_EQ(rows.size(), 1u + 2u * 7u);  // steps 3 and 6; 7 joints
+    EXPECT_EQ(rows[0], "time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error");
+    bool shoulder = false, ball = false;
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 12u) << rows[i];
+        if (f[1] == "shoulder") {  // a motor of 10 N m toward 0.5 rad/s, lifting the arm
+            shoulder = true;
+            EXPECT_FALSE(f[2].empty());
+            EXPECT_NE(std::stod(f[4]), 0.0) << rows[i];
+            EXPECT_LE(std::abs(std::stod(f[4])), 10.0 * (1 + 1e-9)) << rows[i];
+        }
+        if (f[1] == "ball_joint") {
+            ball = true;
+            EXPECT_TRUE(f[2].empty() && f[3].empty()) << rows[i];
+            EXPECT_EQ(f[4], "0");
+        }
+    }
+    EXPECT_TRUE(shoulder && ball);
+}
+
 // docs/cli.md: each ANCF cable node is a row "CABLE#i" after the bodies' rows of
 // each kept step, orientation 1,0,0,0 and zero angular velocity.
 TEST(CliRun, TrajectoryHasARowPerCableNodeAfterTheBodies) {

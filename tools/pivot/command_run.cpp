@@ -34,8 +34,10 @@ const char* kUsage =
     "  --solver ID            overrides the scene's solver (lemke, dantzig, pgs or a plugin id)\n"
     "  --out FILE.csv         trajectory: time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
     "                         (a cable's nodes as bodies CABLE#0, CABLE#1, ...)\n"
-    "  --every K              keep every K-th step in --out and --contacts (default 1; t = 0 always)\n"
+    "  --every K              keep every K-th step in --out, --contacts and --joints (default 1;\n"
+    "                         t = 0 always in --out)\n"
     "  --contacts FILE.csv    contacts: time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n"
+    "  --joints FILE.csv      joints: time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error\n"
     "  --summary FILE.json    run summary (steps, times, solver, joint error, penetration, energy)\n"
     "  --dump-lcp DIR         writes every island problem as DIR/stepNNNNNN_islandNNNN.txt (pivot-lcp/1)\n"
     "  --quiet                prints nothing but errors\n"
@@ -79,6 +81,7 @@ std::ofstream open_output(const std::string& file) {
 struct RunFiles {
     std::optional<std::ofstream> trajectory;
     std::optional<std::ofstream> contacts;
+    std::optional<std::ofstream> joints;
 };
 
 void write_trajectory_rows(const World& world, std::ofstream& out) {
@@ -139,6 +142,28 @@ void write_contact_rows(const World& world, std::ofstream& out) {
     }
 }
 
+// Every joint after a step (docs/cli.md): its free coordinate and rate
+// (empty for a joint without one), its motor's effort along the coordinate
+// (0 without a motor), its reaction on body 2 and its position error.
+void write_joint_rows(const World& world, std::ofstream& out) {
+    const std::string t = number(world.time());
+    for (JointId j = 0; j < world.joint_count(); ++j) {
+        out << t << ',' << csv_field(world.joint_name(j)) << ',';
+        if (world.has_joint_coordinate(j)) {
+            const auto c = world.joint_coordinate(j);
+            out << number(c[0]) << ',' << number(c[1]);
+        } else {
+            out << ',';
+        }
+        const JointReaction& r = world.reaction(j);
+        for (double value : {r.motor_effort, r.force[0], r.force[1], r.force[2], r.torque[0], r.torque[1],
+                             r.torque[2], r.position_error}) {
+            out << ',' << number(value);
+        }
+        out << '\n';
+    }
+}
+
 // The progress bar on a terminal: redrawn at most every 0.1 s of wall time.
 class ProgressBar {
 public:
@@ -174,6 +199,7 @@ int run(Arguments& args) {
     const auto out_file = args.option("--out");
     const auto every_text = args.option("--every");
     const auto contacts_file = args.option("--contacts");
+    const auto joints_file = args.option("--joints");
     const auto summary_file = args.option("--summary");
     const auto dump_dir = args.option("--dump-lcp");
     const bool quiet = args.flag("--quiet");
@@ -213,6 +239,10 @@ int run(Arguments& args) {
         if (contacts_file) {
             out.contacts = open_output(*contacts_file);
             *out.contacts << "time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n";
+        }
+        if (joints_file) {
+            out.joints = open_output(*joints_file);
+            *out.joints << "time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error\n";
         }
         if (dump_dir) {
             std::error_code ec;
@@ -266,12 +296,14 @@ int run(Arguments& args) {
             if (step % every == 0) {
                 if (out.trajectory) write_trajectory_rows(*world, *out.trajectory);
                 if (out.contacts) write_contact_rows(*world, *out.contacts);
+                if (out.joints) write_joint_rows(*world, *out.joints);
             }
             if (progress) bar.update(step, world->time());
         }
         step = 0;  // past the loop: errors below are not a step's
         if (out.trajectory && !out.trajectory->flush()) throw Error(fmt::format("{}: write failed", *out_file));
         if (out.contacts && !out.contacts->flush()) throw Error(fmt::format("{}: write failed", *contacts_file));
+        if (out.joints && !out.joints->flush()) throw Error(fmt::format("{}: write failed", *joints_file));
 
         double wall = 0.0;
         for (double t : step_seconds) wall += t;

@@ -75,9 +75,16 @@
  * and angular_damping (appended), and pivot_world_set_body_damping changes
  * them. pivot_world_solver says which solver a world uses.
  * pivot_world_settings gains solver_acceptance, contact_margin,
- * contact_regularization and restitution_threshold (appended). Logging: pivot_set_log_callback (the engine's and the plugins'
- * messages with their level and source, instead of stderr) and
- * pivot_set_log_level.
+ * contact_regularization and restitution_threshold (appended). Logging:
+ * pivot_set_log_callback (the engine's and the plugins' messages with their
+ * level and source, instead of stderr) and pivot_set_log_level.
+ * 0.9 (2026-11, plugin ABI 1.7): drives: pivot_joint_desc gains motor_mode
+ * (velocity, position or force), motor_position, motor_stiffness,
+ * motor_damping and motor_force (appended); pivot_world_set_motor_position
+ * and pivot_world_set_motor_force change the targets between steps;
+ * pivot_world_joint_motor_effort reads the motor's own force or torque.
+ * A joint's damping now also damps its free motion (docs/engine.md
+ * "Joint damping").
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -311,8 +318,15 @@ typedef struct pivot_joint_desc {
     uint32_t has_limits;    /* nonzero: lower/upper apply to the free coordinate */
     uint32_t has_motor;     /* nonzero: a velocity motor */
     double lower, upper;    /* rad or m */
-    double motor_velocity;  /* rad/s or m/s */
-    double motor_max_force; /* N m or N, >= 0 */
+    double motor_velocity;  /* rad/s or m/s: velocity mode's target, position mode's feed-forward */
+    double motor_max_force; /* N m or N, >= 0: the bound of every mode */
+    /* ---- appended in 0.9: drives (pivot_motor_mode in plugin.h, docs/engine.md "Drives") ---- */
+    uint32_t motor_mode;    /* PIVOT_MOTOR_VELOCITY (0, default), _POSITION or _FORCE */
+    uint32_t reserved2;
+    double motor_position;  /* rad or m: position mode's target */
+    double motor_stiffness; /* N m/rad or N/m, >= 0: position mode (0 = a rigid servo) */
+    double motor_damping;   /* N m s/rad or N s/m, >= 0: velocity mode (0 = rigid) and position mode */
+    double motor_force;     /* N m or N: force mode's force, clamped to +-motor_max_force */
 } pivot_joint_desc;
 PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint);
 PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index);
@@ -412,6 +426,11 @@ PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t
                                                     double angular);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
+/* (0.9) Position mode's target (rad or m) and force mode's force (N m or
+   N) of a joint's motor, from the next step on. Refused for a joint type
+   whose motor has no such mode. */
+PIVOT_API pivot_status pivot_world_set_motor_position(pivot_world* world, uint32_t joint, double position);
+PIVOT_API pivot_status pivot_world_set_motor_force(pivot_world* world, uint32_t joint, double force);
 /* The free coordinate (rad or m) and its rate of a joint that has one. */
 PIVOT_API pivot_status pivot_world_joint_coordinate(const pivot_world* world, uint32_t joint, double* position,
                                                     double* rate);
@@ -424,6 +443,12 @@ typedef struct pivot_joint_reaction {
 /* Of the last step. */
 PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint32_t joint,
                                                   pivot_joint_reaction* reaction);
+/* (0.9) The motor's own force (N) or torque (N m) along the joint's free
+   coordinate in the last step: positive drives the coordinate up. Only
+   the motor row's force: the constraint's reaction is not in it. 0 when
+   the joint wrote no motor row (no motor, a zero bound, or a joint plugin
+   older than ABI 1.7). */
+PIVOT_API pivot_status pivot_world_joint_motor_effort(const pivot_world* world, uint32_t joint, double* effort);
 
 typedef struct pivot_contact {
     int32_t body1;         /* body index, -1 for the world (static shapes) or a cable

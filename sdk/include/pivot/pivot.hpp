@@ -201,6 +201,10 @@ public:
     void set_motor_velocity(uint32_t joint, double velocity) {
         check(pivot_world_set_motor_velocity(world_, joint, velocity));
     }
+    void set_motor_position(uint32_t joint, double position) {
+        check(pivot_world_set_motor_position(world_, joint, position));
+    }
+    void set_motor_force(uint32_t joint, double force) { check(pivot_world_set_motor_force(world_, joint, force)); }
     std::pair<double, double> joint_coordinate(uint32_t joint) const {
         double position = 0.0, rate = 0.0;
         check(pivot_world_joint_coordinate(world_, joint, &position, &rate));
@@ -210,6 +214,11 @@ public:
         pivot_joint_reaction r{};
         check(pivot_world_joint_reaction(world_, joint, &r));
         return r;
+    }
+    double joint_motor_effort(uint32_t joint) const {
+        double effort = 0.0;
+        check(pivot_world_joint_motor_effort(world_, joint, &effort));
+        return effort;
     }
     std::vector<pivot_contact> contacts() const {
         uint32_t count = 0;

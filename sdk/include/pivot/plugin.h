@@ -98,6 +98,14 @@
  *                motor_velocity, motor_max_force, length), their frames
  *                placed at the anchor (and along the axis with
  *                PIVOT_JOINT_CAP_FREE_COORDINATE).
+ * 1.7 (2026-11)  Drives: the roles MOTOR_MODE (velocity, position or
+ *                force), MOTOR_POSITION, MOTOR_STIFFNESS, MOTOR_DAMPING and
+ *                MOTOR_FORCE, so a joint description's position (PD) and
+ *                force drives reach a joint; and the row flag
+ *                PIVOT_ROW_MOTOR, which marks the row whose force the host
+ *                reports as the joint's motor effort (the motor's own force
+ *                or torque along its axis, without the constraint's).
+ *                Plugins built before 1.7 flag no row: their effort reads 0.
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -167,7 +175,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 6u
+#define PIVOT_ABI_MINOR 7u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"
@@ -289,10 +297,38 @@ typedef enum pivot_param_role {
     PIVOT_ROLE_MOTOR_VELOCITY = 7,  /* REAL: its target rate (m/s or rad/s); the host
                                        changes it between steps (set_motor_velocity)  */
     PIVOT_ROLE_MOTOR_MAX_FORCE = 8, /* REAL: its force bound (N or N m)                 */
-    PIVOT_ROLE_REST_LENGTH = 9      /* REAL: a distance joint's length (the initial
+    PIVOT_ROLE_REST_LENGTH = 9,     /* REAL: a distance joint's length (the initial
                                        distance unless given); an element's
                                        reference length (a cable's elements)         */
+    /* ---- ABI 1.7: drives (what the motor row does; docs/plugin-abi.md) ---- */
+    PIVOT_ROLE_MOTOR_MODE = 10,     /* ENUM: pivot_motor_mode, its choices in that
+                                       order (a plugin may offer only the first
+                                       ones; the host refuses a mode beyond them)   */
+    PIVOT_ROLE_MOTOR_POSITION = 11, /* REAL: position mode's target (m or rad); the
+                                       host changes it between steps                */
+    PIVOT_ROLE_MOTOR_STIFFNESS = 12, /* REAL: position mode's stiffness (N/m or
+                                       N m/rad); 0 = a rigid servo                   */
+    PIVOT_ROLE_MOTOR_DAMPING = 13,  /* REAL: the drive's damping (N s/m or N m s/rad);
+                                       velocity mode: 0 = rigid                     */
+    PIVOT_ROLE_MOTOR_FORCE = 14     /* REAL: force mode's force (N or N m), within
+                                       the force bound; the host changes it between
+                                       steps                                        */
 } pivot_param_role;
+
+/* The values of a PIVOT_ROLE_MOTOR_MODE parameter (ABI 1.7). With f the
+   motor row's force, s the free coordinate, v its rate at the end of the
+   step, F the force bound (MOTOR_MAX_FORCE):
+   VELOCITY  f = -d (v - v_target), |f| <= F; d = MOTOR_DAMPING, 0 = rigid
+             (v = v_target while |f| < F: the 1.0 motor);
+   POSITION  f = -k (s - s_target) - d (v - v_target), |f| <= F, both terms
+             taken at the end of the step (implicit); k = 0: a rigid servo
+             (the target reached in one step while |f| < F);
+   FORCE     f = MOTOR_FORCE clamped to [-F, F], whatever the motion. */
+typedef enum pivot_motor_mode {
+    PIVOT_MOTOR_VELOCITY = 0,
+    PIVOT_MOTOR_POSITION = 1,
+    PIVOT_MOTOR_FORCE = 2
+} pivot_motor_mode;
 
 /*
  * One parameter of a plugin. The host validates every value against this
@@ -382,6 +418,9 @@ typedef struct pivot_instance_functions {
                                          joint/position error (equality rows) */
 #define PIVOT_ROW_NO_STABILIZATION 0x2u /* violation is reported, not corrected
                                            (velocity-level rows, e.g. cones)   */
+#define PIVOT_ROW_MOTOR 0x4u /* ABI 1.7: the joint's motor (drive) row: the host
+                                reports its force as the joint's motor effort;
+                                at most one per joint                          */
 
 /*
  * One constraint row: everything about it except its Jacobian, which is

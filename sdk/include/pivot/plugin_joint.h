@@ -26,7 +26,7 @@ extern "C" {
 
 /* pivot_plugin_descriptor.capabilities for joints */
 #define PIVOT_JOINT_CAP_LIMITS ((uint64_t)1 << 0)      /* has limit rows         */
-#define PIVOT_JOINT_CAP_MOTOR ((uint64_t)1 << 1)       /* has a velocity motor    */
+#define PIVOT_JOINT_CAP_MOTOR ((uint64_t)1 << 1)       /* has a motor (drive)     */
 #define PIVOT_JOINT_CAP_FREE_COORDINATE ((uint64_t)1 << 2) /* reports coordinate() */
 
 /* The joints of one call, all from one instance. */
@@ -51,7 +51,9 @@ typedef struct pivot_joint_functions {
      * [step] Rows of every joint: joint j writes at most max_rows_per_joint
      * rows at rows + j*max_rows, their Jacobians at jacobians +
      * (j*max_rows + r)*12, and the count in row_counts[j]. Equality rows
-     * carry PIVOT_ROW_POSITION_ERROR; inactive limits are simply not written.
+     * carry PIVOT_ROW_POSITION_ERROR; inactive limits are simply not written;
+     * the motor's row carries PIVOT_ROW_MOTOR (ABI 1.7: its force is the
+     * joint's reported motor effort).
      * The host warm-starts row k of joint j with the impulse of its row k in
      * the last step: write rows that come and go (limits) after the rows
      * that stay (equalities, motors), so that a row keeps its slot.
