@@ -173,6 +173,25 @@ PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32
     });
 }
 
+PIVOT_API pivot_status pivot_world_set_joint_enabled(pivot_world* world, uint32_t joint, uint32_t enabled,
+                                                     uint32_t at_current_pose) {
+    return guarded("pivot_world_set_joint_enabled", [&] {
+        auto& w = world_of(world, "pivot_world_set_joint_enabled");
+        w.set_joint_enabled(checked_joint(w, joint, "pivot_world_set_joint_enabled"), enabled != 0,
+                            at_current_pose != 0 ? pivot::JointAnchor::current_pose : pivot::JointAnchor::as_built);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_joint_enabled(const pivot_world* world, uint32_t joint, uint32_t* enabled,
+                                                 uint32_t* broken) {
+    return guarded("pivot_world_joint_enabled", [&] {
+        const auto& w = world_of(world, "pivot_world_joint_enabled");
+        const pivot::JointId j = checked_joint(w, joint, "pivot_world_joint_enabled");
+        if (enabled != nullptr) *enabled = w.joint_enabled(j) ? 1u : 0u;
+        if (broken != nullptr) *broken = w.joint_broken(j) ? 1u : 0u;
+    });
+}
+
 PIVOT_API pivot_status pivot_world_set_motor_position(pivot_world* world, uint32_t joint, double position) {
     return guarded("pivot_world_set_motor_position", [&] {
         auto& w = world_of(world, "pivot_world_set_motor_position");
@@ -288,6 +307,7 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.large_islands = s.large_islands;
         out.contacts_dropped = s.contacts_dropped;
         out.substeps = s.substeps;
+        out.joints_broken = s.joints_broken;
         // Written only now, and only the bytes the caller has: a failure above
         // leaves the caller's struct untouched.
         std::memcpy(&given, &out, std::min<size_t>(given.struct_size, sizeof(out)));

@@ -248,6 +248,9 @@ PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joi
             m.force = d.motor_force;
             j.motor = m;
         }
+        j.enabled = d.disabled == 0;
+        j.break_force = d.break_force;
+        j.break_torque = d.break_torque;
         const pivot::JointId id = w.add_joint(j);
         if (index != nullptr) *index = id;
     });

@@ -472,7 +472,8 @@ private:
             const PluginRecord& plugin = at_pointer(type_at, [&]() -> const PluginRecord& {
                 return registry_.require(PIVOT_KIND_JOINT, type);
             });
-            std::vector<std::string_view> keys = {"name", "type", "body1", "body2", "compliance", "damping"};
+            std::vector<std::string_view> keys = {"name",    "type",        "body1",       "body2", "compliance",
+                                                  "damping", "break_force", "break_torque", "enabled"};
             std::vector<std::string_view> needed;
             const std::string& id = plugin.id;
             // The keys a joint takes follow from what its plugin declares:
@@ -517,6 +518,9 @@ private:
             if (auto v = j.optional("damping")) joint.damping = v->number();
             if (auto v = j.optional("limits")) joint.limits = read_limits(*v);
             if (auto v = j.optional("motor")) joint.motor = read_motor(*v);
+            if (auto v = j.optional("enabled")) joint.enabled = v->boolean();
+            if (auto v = j.optional("break_force")) joint.break_force = v->number();
+            if (auto v = j.optional("break_torque")) joint.break_torque = v->number();
             at_pointer(j_at, [&] { world_->add_joint(joint); });
             joint_pointers_.emplace(joint.name, j_at.pointer());
         }

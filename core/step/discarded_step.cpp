@@ -91,11 +91,13 @@ void World::step_in_substeps(const StepDiscarded& discarded) {
             return;
         } catch (const StepDiscarded& again) {
             state_ = retry_backup_;
+            outputs_.broken_joints.clear();  // that attempt's breaks are undone with it
             seconds = step.stage_seconds;
             for (size_t k = 0; k < seconds.size(); ++k) seconds[k] += outputs_.statistics.stage_seconds[k];  // its part
             reason = again.what();
         } catch (...) {
             state_ = retry_backup_;  // a substep failed otherwise: the step fails as a whole
+            outputs_.broken_joints.clear();
             throw;
         }
     }

@@ -4,7 +4,8 @@
 // The position error is the largest |violation| of the rows flagged
 // PIVOT_ROW_POSITION_ERROR, as computed at the start of the step; the motor
 // effort the force of the row flagged PIVOT_ROW_MOTOR (its own force along
-// the free coordinate, without the constraint's).
+// the free coordinate, without the constraint's). A breakable joint whose
+// reaction passed its threshold is listed in StepOutputs::broken_joints.
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +37,18 @@ void report_joints(const WorldModel& model, const WorldState& state, const StepS
             }
         }
         out.statistics.max_joint_error = std::max(out.statistics.max_joint_error, reaction.position_error);
+        // A breakable joint breaks after a step whose reaction passed its
+        // threshold (World::step disables it: the step itself held).
+        const auto magnitude = [](const std::array<double, 3>& x) {
+            return std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        };
+        const bool force_broke = record.break_force > 0.0 && magnitude(reaction.force) > record.break_force;
+        const bool torque_broke = record.break_torque > 0.0 && magnitude(reaction.torque) > record.break_torque;
+        const auto& broken = out.broken_joints;  // reserved per joint: no allocation; once per step (substeps)
+        if (record.enabled && (force_broke || torque_broke) &&
+            std::find(broken.begin(), broken.end(), j) == broken.end()) {
+            out.broken_joints.push_back(j);
+        }
     }
 }
 

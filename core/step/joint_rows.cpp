@@ -4,7 +4,8 @@
 // Jacobian gives the row's blocks on the elements' velocities,
 //     J_row,e = J_frame-part^T  J_frame,e        (one block per moving element),
 // and its response Mbar^-1 J_row,e^T over the element's mass block, which
-// assembly and the velocity update use.
+// assembly and the velocity update use. A disabled joint's rows are written
+// by its plugin with the others (one batched call) and dropped here.
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -42,6 +43,7 @@ void collect_joint_rows(const WorldModel& model, const WorldState& state, StepSc
         for (uint32_t m = 0; m < jg.count; ++m) {
             const uint32_t joint = jg.joints[m];
             const JointRecord& record = model.joints[joint];
+            if (!record.enabled) out.row_counts[m] = 0;  // a disabled joint's rows are dropped (and reported as none)
             const auto first_row = static_cast<int32_t>(s.rows.size());
             for (uint32_t k = 0; k < out.row_counts[m]; ++k) {
                 const size_t row_index = static_cast<size_t>(m) * jg.max_rows + k;

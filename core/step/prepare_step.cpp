@@ -11,6 +11,16 @@ namespace {
 constexpr uint32_t kMaxInternalRows = 1024;  // per element (plugin_element.h)
 }  // namespace
 
+void update_attachment_point(const WorldModel& model, StepScratch& s, uint32_t joint) {
+    const Attachment& a = model.joints[joint].frame2;
+    if (a.element == Attachment::kWorld) return;  // a world frame is read from the record each step
+    auto& gp = s.group_points[model.element_group[a.element]];
+    for (size_t p = 0; p < gp.attachment.size(); ++p) {
+        if (gp.attachment[p] != 2 * joint + 1) continue;
+        for (int i = 0; i < 3; ++i) gp.points[p].local[i] = a.local_point[i];
+    }
+}
+
 void prepare_step(const WorldModel& model, StepScratch& s) {
     const uint32_t elements = model.element_count;
     s.mass_offset.assign(elements, 0);

@@ -41,11 +41,14 @@ void World::step() {
     }
     prepare_workers();
     scratch_->step_start = std::chrono::steady_clock::now();  // substeps share the step's budget
+    outputs_.broken_joints.clear();
     try {
         run_step_stages();
     } catch (const StepDiscarded& discarded) {  // nothing committed: retried smaller (discarded_step.cpp)
+        outputs_.broken_joints.clear();
         step_in_substeps(discarded);
     }
+    break_joints();  // those whose reaction passed their threshold, from the next step on
 }
 
 void World::run_step_stages() {

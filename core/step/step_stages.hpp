@@ -55,6 +55,9 @@ struct StepSolvers {
 
 // Sizes the scratch for the model (allocation happens here only).
 void prepare_step(const WorldModel& model, StepScratch& scratch);
+// After World::set_joint_enabled moved joint j's frame 2 on its element: the
+// material point the frames stage asks for it (prepare_step.cpp).
+void update_attachment_point(const WorldModel& model, StepScratch& scratch, uint32_t joint);
 
 // mass_blocks.cpp: x <- Mbar^-1 x over a mass block (x: the block's nv
 // values, zero before `first`); a row's block on `element`, whose Jacobian

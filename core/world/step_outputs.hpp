@@ -87,6 +87,9 @@ struct StepStatistics {
     // summed over the substeps, the stage times over every attempt, the
     // maxima taken over the substeps, and the energy is the last one's.
     uint32_t substeps = 1;
+    // Joints that broke in this step (their reaction passed break_force or
+    // break_torque): disabled from the next step on (World::joint_broken).
+    uint32_t joints_broken = 0;
 };
 
 // What the last step reported, kept apart from its scratch (StepScratch:
@@ -99,6 +102,7 @@ struct StepOutputs {
     StepStatistics statistics;
     std::vector<JointReaction> reactions;        // per joint
     std::vector<ContactReport> contact_reports;  // per contact of the step
+    std::vector<uint32_t> broken_joints;         // the joints that broke in the step (reserved per joint)
 };
 
 }  // namespace pivot

@@ -175,15 +175,28 @@ void World::relayout() {
     }
     model_.nq = q;
     model_.nv = v;
+    // The joints' warm starts move with their groups: a joint added keeps
+    // every other joint's impulses (a new joint and a new group start from
+    // zero); JointGroup::laid_out is the members the old layout had.
     uint32_t impulses = 0;
+    for (JointGroup& jg : model_.joint_groups) impulses += jg.count * jg.max_rows;
+    std::vector<double> moved(impulses, 0.0);
+    impulses = 0;
     for (JointGroup& jg : model_.joint_groups) {
+        const size_t kept = static_cast<size_t>(std::min(jg.laid_out, jg.count)) * jg.max_rows;
+        if (kept > 0 && jg.impulse_offset + kept <= state_.joint_impulses.size()) {
+            std::copy_n(state_.joint_impulses.begin() + jg.impulse_offset, kept, moved.begin() + impulses);
+        }
         jg.impulse_offset = impulses;
+        jg.laid_out = jg.count;
         impulses += jg.count * jg.max_rows;
     }
-    state_.joint_impulses.assign(impulses, 0.0);  // building resets the warm start
-    scratch_.reset();                             // re-sized at the next step
-    outputs_ = StepOutputs{};                     // no step of this model yet
-    outputs_.reactions.assign(model_.joints.size(), JointReaction{});
+    state_.joint_impulses = std::move(moved);
+    scratch_.reset();  // re-sized at the next step
+    // What the last step reported stays readable for what it reported on;
+    // a new joint reads zeros until the next step.
+    outputs_.reactions.resize(model_.joints.size(), JointReaction{});
+    outputs_.broken_joints.reserve(model_.joints.size());
 }
 
 const JointReaction& World::reaction(JointId j) const { return outputs_.reactions.at(j); }
@@ -247,6 +260,7 @@ Energy World::energy() const {
         PluginOutput<double> jacobians(12 * g.max_rows);
         for (uint32_t m = 0; m < g.count; ++m) {
             const JointRecord& record = model_.joints[g.joints[m]];
+            if (!record.enabled) continue;
             double pose1[7], pose2[7], twist1[6], twist2[6];
             attachment_frame(record.frame1, pose1, twist1);
             attachment_frame(record.frame2, pose2, twist2);

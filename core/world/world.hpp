@@ -117,6 +117,7 @@ struct JointGroup {
     std::vector<double> item_params;  // count x item_stride
     std::vector<uint32_t> joints;     // world joint index of each member
     uint32_t impulse_offset = 0;      // of member 0 in WorldState::joint_impulses (count x max_rows)
+    uint32_t laid_out = 0;            // members at the last World::relayout (their impulses are kept)
 };
 
 struct Energy {
@@ -131,6 +132,19 @@ struct JointRecord {
     uint32_t group = 0;   // joint group
     uint32_t member = 0;  // index within the group
     Attachment frame1, frame2;
+    bool enabled = true;        // a disabled joint writes no rows (World::set_joint_enabled)
+    bool broken = false;        // disabled by its break threshold (JointDescription::break_force)
+    double break_force = 0.0;   // N, 0 = unbreakable
+    double break_torque = 0.0;  // N m, 0 = unbreakable
+};
+
+// Where an enabled joint's frames are when World::set_joint_enabled turns it on.
+enum class JointAnchor {
+    as_built,      // where they were attached when the joint was added
+    current_pose,  // frame 2 moved onto frame 1 as the bodies are now (a hook
+                   // engaging a load where it touches); a two-anchor joint
+                   // (distance) keeps its anchors and takes the current
+                   // distance as its length
 };
 
 struct BodyRecord {
@@ -151,7 +165,8 @@ struct MaterialPair {
     double damping = 0.0;     // N s/m
 };
 
-// The model: what the world is made of. Changes only by adding things.
+// The model: what the world is made of. Grows by adding things; between
+// steps joints are also enabled, disabled and broken (JointRecord).
 struct WorldModel {
     WorldSettings settings;
     std::vector<ElementGroup> element_groups;
@@ -313,6 +328,13 @@ public:
     void set_motor_position(JointId j, double position);
     void set_motor_force(JointId j, double force);
 
+    // Joints on and off between steps (docs/engine.md "Changing a world
+    // while it runs"): a disabled joint writes no rows and starts from a
+    // zero warm start when enabled again; enabling clears `broken`.
+    void set_joint_enabled(JointId j, bool enabled, JointAnchor anchor = JointAnchor::as_built);
+    bool joint_enabled(JointId j) const { return model_.joints.at(j).enabled; }
+    bool joint_broken(JointId j) const { return model_.joints.at(j).broken; }
+
     // Solvers: swap between two steps; the warm start is kept.
     void set_solver(const SolverChoice& solver);
     // The registered id of the solver that takes every island (named in the
@@ -422,6 +444,9 @@ private:
     // (discarded_step.cpp), which restores the state from `retry_backup_`
     // between attempts (assigned: no allocation after the first retry).
     void run_step_stages();
+    // Disables the joints the step listed in StepOutputs::broken_joints
+    // (world_joints.cpp) and counts them in the statistics.
+    void break_joints();
     void step_in_substeps(const StepDiscarded& discarded);
     WorldState retry_backup_;
     // Written by const readers (attachment_frame; element_batch gathers a

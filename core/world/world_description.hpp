@@ -240,6 +240,12 @@ struct JointDescription {
     double damping = 0.0;            // N s/m or N m s/rad
     std::optional<JointLimits> limits;
     std::optional<JointMotor> motor;
+    bool enabled = true;             // false: built but inactive until World::set_joint_enabled
+    // Breakable joints (docs/engine.md "Changing a world while it runs"):
+    // the joint is disabled after a step whose reaction force (N) or torque
+    // (N m, about frame 2's origin) exceeds these in magnitude; 0 = never.
+    double break_force = 0.0;
+    double break_torque = 0.0;
 };
 
 // Where a cable node is pinned (docs/scene-format.md "cables": "attach").

@@ -12,10 +12,12 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/logging.hpp"
 #include "common/worker_pool.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "plugin_host/parameters.hpp"
 #include "step/step_scratch.hpp"
+#include "step/step_stages.hpp"
 #include "world/frame_math.hpp"
 
 namespace pivot {
@@ -131,8 +133,11 @@ JointId World::add_joint(const JointDescription& joint) {
     if (!(joint.compliance >= 0.0) || !std::isfinite(joint.compliance)) {
         throw Error(fmt::format("{}: compliance: must be >= 0, got {}", where, joint.compliance));
     }
-    if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) {
-        throw Error(fmt::format("{}: damping: must be >= 0, got {}", where, joint.damping));
+    for (const auto& [value, field] : {std::pair{joint.damping, "damping"}, std::pair{joint.break_force, "break_force"},
+                                        std::pair{joint.break_torque, "break_torque"}}) {
+        if (!(value >= 0.0) || !std::isfinite(value)) {
+            throw Error(fmt::format("{}: {}: must be a finite number >= 0, got {}", where, field, value));
+        }
     }
     // The description's values go to the parameters with their roles
     // (pivot_param_role, ABI 1.6), whatever the plugin names them.
@@ -206,7 +211,57 @@ JointId World::add_joint(const JointDescription& joint) {
     const auto params = pack_params(*plugin, ParamScope::item, item, where);
     const Attachment frame1 = attach(joint.body1, origin1, frame, where + ": body1");
     const Attachment frame2 = attach(joint.body2, origin2, frame, where + ": body2");
-    return insert_joint(joint.name, *plugin, params, frame1, frame2);
+    const JointId added = insert_joint(joint.name, *plugin, params, frame1, frame2);
+    JointRecord& record = model_.joints[added];
+    record.enabled = joint.enabled;
+    record.break_force = joint.break_force;
+    record.break_torque = joint.break_torque;
+    return added;
+}
+
+void World::set_joint_enabled(JointId j, bool enabled, JointAnchor anchor) {
+    JointRecord& record = model_.joints.at(j);
+    if (enabled && anchor == JointAnchor::current_pose) {
+        const JointGroup& g = model_.joint_groups[record.group];
+        const PluginRecord& plugin = g.instance.plugin();
+        double pose1[7], pose2[7], twist1[6], twist2[6];
+        attachment_frame(record.frame1, pose1, twist1);
+        if (plugin.joint.frames == PIVOT_JOINT_FRAMES_TWO_ANCHORS) {
+            // The anchors stay; the length becomes the distance now.
+            attachment_frame(record.frame2, pose2, twist2);
+            const uint32_t length = item_offset_of_role(plugin.params, PIVOT_ROLE_REST_LENGTH);
+            if (length != UINT32_MAX) {
+                const Vec3d d = {pose2[0] - pose1[0], pose2[1] - pose1[1], pose2[2] - pose1[2]};
+                model_.joint_groups[record.group].item_params[record.member * g.item_stride + length] =
+                    std::sqrt(dot(d, d));
+            }
+        } else {
+            // Frame 2 onto frame 1: re-attached to its body where frame 1 is now.
+            const uint32_t element = record.frame2.element;
+            const std::string* body2 = nullptr;
+            for (const BodyRecord& b : model_.bodies) {
+                if (element != Attachment::kWorld && b.element == element) body2 = &b.name;
+            }
+            if (element != Attachment::kWorld && body2 == nullptr) {
+                throw Error(fmt::format("joint '{}': enable at the current pose: its second frame is on a cable "
+                                        "node, which cannot be moved (only a body's frame or the world's)",
+                                        record.name));
+            }
+            record.frame2 = attach(body2 != nullptr ? std::string_view(*body2) : std::string_view("world"),
+                                   {pose1[0], pose1[1], pose1[2]}, {pose1[3], pose1[4], pose1[5], pose1[6]},
+                                   "joint '" + record.name + "'");
+            if (scratch_) update_attachment_point(model_, *scratch_, j);
+        }
+    }
+    if (enabled != record.enabled) {
+        // A joint starts again from no impulse (its last ones belong to
+        // another configuration); it stops acting at once when disabled.
+        const JointGroup& g = model_.joint_groups[record.group];
+        std::fill_n(state_.joint_impulses.begin() + g.impulse_offset + record.member * g.max_rows, g.max_rows, 0.0);
+        state_.energy_watch.valid = false;  // the constraint set changed
+    }
+    record.enabled = enabled;
+    if (enabled) record.broken = false;
 }
 
 JointId World::insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,
@@ -255,6 +310,19 @@ void World::set_motor_force(JointId j, double force) {
 bool World::has_joint_coordinate(JointId j) const {
     const JointRecord& record = model_.joints.at(j);
     return model_.joint_groups[record.group].instance.plugin().joint.coordinate != nullptr;
+}
+
+void World::break_joints() {
+    for (const uint32_t j : outputs_.broken_joints) {
+        set_joint_enabled(j, false);
+        model_.joints[j].broken = true;
+    }
+    outputs_.statistics.joints_broken = static_cast<uint32_t>(outputs_.broken_joints.size());
+    for (const uint32_t j : outputs_.broken_joints) {
+        log_from(spdlog::level::info, "pivot",
+                 fmt::format("joint '{}' broke at t = {} s (reaction past its break threshold)", model_.joints[j].name,
+                             state_.time));
+    }
 }
 
 std::array<double, 2> World::joint_coordinate(JointId j) const {

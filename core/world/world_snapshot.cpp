@@ -1,6 +1,7 @@
 // Saving and restoring the complete state of a world (a simulator rewinds
 // and replays): time, coordinates, velocities, applied forces, the joints'
-// per-joint parameters (motor targets), the warm starts of every row, the
+// per-joint parameters (motor targets) and what changes of them while the
+// world runs (enabled, broken, frame 2), the warm starts of every row, the
 // contacts' memory (impulses and friction-model state by contact id) and the
 // plugin instances' own state (plugin.h's state_size/save_state). Solver
 // instances are not saved: their warm start is the impulses above. A
@@ -9,20 +10,34 @@
 // The buffer is for the same binary and the same world (same bodies, joints
 // and plugins, built in the same order): native byte order, sizes checked on
 // restore. It is not a file format.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "step/step_scratch.hpp"
+#include "step/step_stages.hpp"
 #include "world/world.hpp"
 
 namespace pivot {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '1'};
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '2'};
+
+// What of a joint changes while the world runs (World::set_joint_enabled,
+// breaking): whether it acts, whether it broke, and where frame 2 is
+// attached (moved when a joint is enabled at the current pose).
+struct JointRuntime {
+    uint8_t enabled;
+    uint8_t broken;
+    uint8_t padding[6];
+    double local_point[3];
+    double local_rotation[4];
+};
 
 class Writer {
 public:
@@ -106,6 +121,14 @@ std::vector<uint8_t> World::save_state() const {
     w.array(state_.joint_impulses);
     w.value(static_cast<uint64_t>(model_.joint_groups.size()));
     for (const JointGroup& g : model_.joint_groups) w.array(g.item_params);
+    std::vector<JointRuntime> joints(model_.joints.size());
+    for (size_t j = 0; j < joints.size(); ++j) {
+        const JointRecord& record = model_.joints[j];
+        joints[j] = JointRuntime{record.enabled, record.broken, {}, {}, {}};
+        std::copy(record.frame2.local_point.begin(), record.frame2.local_point.end(), joints[j].local_point);
+        std::copy(record.frame2.local_rotation.begin(), record.frame2.local_rotation.end(), joints[j].local_rotation);
+    }
+    w.array(joints);
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
@@ -166,6 +189,15 @@ void World::read_state(const uint8_t* data, size_t size) {
     for (size_t g = 0; g < params.size(); ++g) {
         r.array(params[g], model_.joint_groups[g].item_params.size(), "joint parameters");
     }
+    std::vector<JointRuntime> joints;
+    r.array(joints, model_.joints.size(), "joints");
+    for (const JointRuntime& j : joints) {
+        const bool finite = std::all_of(std::begin(j.local_point), std::end(j.local_point),
+                                        [](double x) { return std::isfinite(x); }) &&
+                            std::all_of(std::begin(j.local_rotation), std::end(j.local_rotation),
+                                        [](double x) { return std::isfinite(x); });
+        if (j.enabled > 1 || j.broken > 1 || !finite) throw Error("state buffer: a joint's state is not valid");
+    }
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
@@ -205,6 +237,14 @@ void World::read_state(const uint8_t* data, size_t size) {
     for (size_t f = 0; f < friction_states.size(); ++f) model_.friction_instances[f].load_state(friction_states[f]);
     state_ = std::move(restored);
     for (size_t g = 0; g < params.size(); ++g) model_.joint_groups[g].item_params = std::move(params[g]);
+    for (size_t j = 0; j < joints.size(); ++j) {
+        JointRecord& record = model_.joints[j];
+        record.enabled = joints[j].enabled != 0;
+        record.broken = joints[j].broken != 0;
+        std::copy_n(joints[j].local_point, 3, record.frame2.local_point.begin());
+        std::copy_n(joints[j].local_rotation, 4, record.frame2.local_rotation.begin());
+        if (scratch_) update_attachment_point(model_, *scratch_, static_cast<uint32_t>(j));
+    }
     // The reports of the last step belong to the state left behind.
     outputs_.contact_reports.clear();
     outputs_.statistics = StepStatistics{};

@@ -156,6 +156,20 @@ TEST(SceneErrors, MotorModes) {
                  "/joints/0/motor", {"unknown key 'motor'"});
 }
 
+// Joints that change while the world runs (docs/scene-format.md "joints").
+TEST(SceneErrors, JointEnabledAndBreakThresholds) {
+    const std::string ok = R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob",
+                               "anchor": [0, 0, 0], "axis": [0, 1, 0], "enabled": false, "break_force": 100,
+                               "break_torque": 20}])";
+    EXPECT_EQ(load_error(scene(kSettings, kBob, ok)), "");
+    expect_error(scene(kSettings, kBob, R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob",
+                                            "anchor": [0, 0, 0], "axis": [0, 1, 0], "break_force": -1}])"),
+                 "/joints/0", {"break_force: must be a finite number >= 0, got -1"});
+    expect_error(scene(kSettings, kBob, R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob",
+                                            "anchor": [0, 0, 0], "axis": [0, 1, 0], "enabled": "no"}])"),
+                 "/joints/0/enabled", {"expected true or false"});
+}
+
 TEST(SceneErrors, QuaternionNotUnitSaysTheNorm) {
     expect_error(scene(kSettings, R"([{"name": "b", "mass": 1, "inertia": [1, 1, 1], "orientation": [1, 0, 0, 0.1]}])"),
                  "/bodies/0/orientation", {"not a unit quaternion", "norm is 1.00498756"});

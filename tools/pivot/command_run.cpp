@@ -269,6 +269,8 @@ int run(Arguments& args) {
         double diverging_first = -1.0;  // s, the first step reported diverging
         uint64_t contacts_dropped = 0, dropping_steps = 0;  // past the step's memory cap (docs/engine.md)
         uint64_t substepped_steps = 0;  // steps a plugin discarded, taken again in substeps
+        uint64_t joints_broken = 0;
+        double broken_first = -1.0;  // s, the first step in which a joint broke
         uint32_t substeps_max = 1;
         const bool progress = !quiet && isatty(fileno(stderr));
         ProgressBar bar(steps);
@@ -284,6 +286,8 @@ int run(Arguments& args) {
             dropping_steps += s.contacts_dropped > 0 ? 1 : 0;
             substepped_steps += s.substeps > 1 ? 1 : 0;
             substeps_max = std::max(substeps_max, s.substeps);
+            if (s.joints_broken > 0 && joints_broken == 0) broken_first = world->time();
+            joints_broken += s.joints_broken;
             iterations += s.solver_iterations;
             residual_max = std::max(residual_max, s.solver_residual_max);
             joint_error_max = std::max(joint_error_max, s.max_joint_error);
@@ -340,6 +344,8 @@ int run(Arguments& args) {
             {"max_penetration", penetration_max},
             {"contacts_dropped", {{"total", contacts_dropped}, {"steps", dropping_steps}}},
             {"substeps", {{"steps", substepped_steps}, {"max", substeps_max}}},
+            {"joints_broken", {{"total", joints_broken}, {"first_time", joints_broken > 0 ? nlohmann::json(broken_first)
+                                                                                        : nlohmann::json(nullptr)}}},
             {"energy", {{"initial", energy_initial}, {"final", energy_final}, {"excess_max", energy_excess_max}}},
             {"diverging", {{"steps", diverging}, {"first_time", diverging > 0 ? nlohmann::json(diverging_first)
                                                                                 : nlohmann::json(nullptr)}}}};
@@ -363,6 +369,10 @@ int run(Arguments& args) {
                 fmt::print("{}: SUBSTEPS: {} steps discarded by a plugin (PIVOT_DISCARD) and taken again in up to {} "
                            "substeps\n",
                            scene_file, substepped_steps, substeps_max);
+            }
+            if (joints_broken > 0) {
+                fmt::print("{}: JOINTS BROKEN: {} (the first at t = {:.6g} s)\n", scene_file, joints_broken,
+                           broken_first);
             }
             if (diverging > 0) {
                 fmt::print("{}: DIVERGING: {} steps from t = {:.6g} s (energy gain up to {:.3g} J, max joint error {:.3g})\n",

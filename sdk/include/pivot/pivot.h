@@ -84,7 +84,11 @@
  * and pivot_world_set_motor_force change the targets between steps;
  * pivot_world_joint_motor_effort reads the motor's own force or torque.
  * A joint's damping now also damps its free motion (docs/engine.md
- * "Joint damping").
+ * "Joint damping"). Changing worlds: pivot_joint_desc gains disabled,
+ * break_force and break_torque (appended), pivot_world_set_joint_enabled
+ * and pivot_world_joint_enabled turn joints on and off and say which broke,
+ * pivot_world_statistics gains joints_broken (appended); adding to a world
+ * keeps the other joints' warm starts.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -327,6 +331,12 @@ typedef struct pivot_joint_desc {
     double motor_stiffness; /* N m/rad or N/m, >= 0: position mode (0 = a rigid servo) */
     double motor_damping;   /* N m s/rad or N s/m, >= 0: velocity mode (0 = rigid) and position mode */
     double motor_force;     /* N m or N: force mode's force, clamped to +-motor_max_force */
+    /* ---- appended in 0.9: joints that change while the world runs ---- */
+    uint32_t disabled;      /* nonzero: added inactive (pivot_world_set_joint_enabled turns it on) */
+    uint32_t reserved3;
+    double break_force;     /* N, >= 0: the joint breaks (is disabled) after a step whose reaction
+                               force exceeds it; 0 = never */
+    double break_torque;    /* N m, >= 0: the same for the reaction torque; 0 = never */
 } pivot_joint_desc;
 PIVOT_API void pivot_joint_desc_init(pivot_joint_desc* joint);
 PIVOT_API pivot_status pivot_world_add_joint(pivot_world* world, const pivot_joint_desc* joint, uint32_t* index);
@@ -426,6 +436,20 @@ PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t
                                                     double angular);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
+/* (0.9) Turns a joint on or off between steps (docs/engine.md "Changing a
+   world while it runs"). A disabled joint writes no rows and costs the
+   solver nothing; enabled again, it starts from a zero warm start and is no
+   longer reported broken. at_current_pose nonzero (when enabling): frame 2
+   is moved onto frame 1 as the bodies are now, so the joint holds them
+   where they are (a hook engaging a load); a distance joint keeps its
+   anchors and takes the current distance as its length. Refused for a
+   frame 2 on a cable node. */
+PIVOT_API pivot_status pivot_world_set_joint_enabled(pivot_world* world, uint32_t joint, uint32_t enabled,
+                                                     uint32_t at_current_pose);
+/* (0.9) Whether a joint is enabled, and whether it broke (was disabled by
+   its break threshold and not enabled since); either pointer may be NULL. */
+PIVOT_API pivot_status pivot_world_joint_enabled(const pivot_world* world, uint32_t joint, uint32_t* enabled,
+                                                 uint32_t* broken);
 /* (0.9) Position mode's target (rad or m) and force mode's force (N m or
    N) of a joint's motor, from the next step on. Refused for a joint type
    whose motor has no such mode. */
@@ -528,6 +552,11 @@ typedef struct pivot_world_statistics {
                                   16, each of timestep / substeps; the counts
                                   above are then summed over them)            */
     uint32_t reserved7;        /* zero */
+    /* ---- appended in 0.9 ---- */
+    uint32_t joints_broken;    /* joints that broke in the last step (their
+                                  reaction passed break_force or break_torque;
+                                  disabled from the next step on)             */
+    uint32_t reserved8;        /* zero */
 } pivot_world_statistics;
 PIVOT_API void pivot_world_statistics_init(pivot_world_statistics* statistics);
 PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivot_world_statistics* statistics);

@@ -215,6 +215,15 @@ public:
         check(pivot_world_joint_reaction(world_, joint, &r));
         return r;
     }
+    void set_joint_enabled(uint32_t joint, bool enabled, bool at_current_pose = false) {
+        check(pivot_world_set_joint_enabled(world_, joint, enabled ? 1u : 0u, at_current_pose ? 1u : 0u));
+    }
+    // {enabled, broken}
+    std::pair<bool, bool> joint_enabled(uint32_t joint) const {
+        uint32_t enabled = 0, broken = 0;
+        check(pivot_world_joint_enabled(world_, joint, &enabled, &broken));
+        return {enabled != 0, broken != 0};
+    }
     double joint_motor_effort(uint32_t joint) const {
         double effort = 0.0;
         check(pivot_world_joint_motor_effort(world_, joint, &effort));
