@@ -119,6 +119,22 @@ PIVOT_API pivot_status pivot_world_get_cable_nodes(const pivot_world* world, uin
     });
 }
 
+PIVOT_API pivot_status pivot_world_cable_length(const pivot_world* world, uint32_t cable, double* length) {
+    return guarded("pivot_world_cable_length", [&] {
+        const auto& w = world_of(world, "pivot_world_cable_length");
+        checked_cable(w, cable, "pivot_world_cable_length");
+        require(length, "pivot_world_cable_length", "length") = w.cable_length(cable);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_cable_reel_speed(pivot_world* world, uint32_t cable, double speed) {
+    return guarded("pivot_world_set_cable_reel_speed", [&] {
+        auto& w = world_of(world, "pivot_world_set_cable_reel_speed");
+        checked_cable(w, cable, "pivot_world_set_cable_reel_speed");
+        w.set_cable_reel_speed(cable, speed);
+    });
+}
+
 PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state) {
     return guarded("pivot_world_get_body", [&] {
         const auto& w = world_of(world, "pivot_world_get_body");

@@ -62,7 +62,7 @@ inline constexpr size_t kMaterialSize10 = sizeof(pivot_material_desc);
 inline constexpr size_t kBodySize10 = offsetof(pivot_body_desc, linear_damping);
 inline constexpr size_t kJointSize10 = offsetof(pivot_joint_desc, motor_mode);
 inline constexpr size_t kStatisticsSize10 = offsetof(pivot_world_statistics, energy_excess);
-inline constexpr size_t kCableSize10 = sizeof(pivot_cable_desc);
+inline constexpr size_t kCableSize10 = offsetof(pivot_cable_desc, reserved);
 
 inline pivot::World& world_of(pivot_world* w, const char* function) {
     return *require(w, function, "world").world;

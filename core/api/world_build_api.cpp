@@ -287,6 +287,9 @@ PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cab
         c.density = d.density;
         c.youngs_modulus = d.youngs_modulus;
         if (d.gauss_points != 0) c.gauss_points = d.gauss_points;
+        c.reel_speed = d.reel_speed;
+        c.min_length = d.min_length;
+        c.max_length = d.max_length;
         c.damping = d.damping;
         if (!(d.geometric_stiffness < 0.0)) c.geometric_stiffness = d.geometric_stiffness;  // NaN: refused by the plugin's range
         c.material = text(d.material, "default");

@@ -568,7 +568,8 @@ private:
         for (size_t i = 0; i < at.array_size(); ++i) {
             const JsonAt c_at = at[i];
             const JsonObject c(c_at, {"name", "type", "start", "end", "elements", "radius", "density", "youngs_modulus",
-                                      "material", "attach", "gauss_points", "damping", "geometric_stiffness"});
+                                      "material", "attach", "gauss_points", "damping", "geometric_stiffness",
+                                      "winch"});
             CableDescription cable;
             const JsonAt name = c.required("name", "a name unique among cables and bodies");
             cable.name = name.nonempty_string();
@@ -615,6 +616,12 @@ private:
             }
             if (auto v = c.optional("damping")) cable.damping = v->number();
             if (auto v = c.optional("geometric_stiffness")) cable.geometric_stiffness = v->number();
+            if (auto v = c.optional("winch")) {
+                const JsonObject w(*v, {"speed", "min_length", "max_length"});
+                if (auto x = w.optional("speed")) cable.reel_speed = x->number();
+                if (auto x = w.optional("min_length")) cable.min_length = x->number();
+                if (auto x = w.optional("max_length")) cable.max_length = x->number();
+            }
             std::optional<JsonAt> attach = c.optional("attach");
             if (attach) {
                 for (size_t k = 0; k < attach->array_size(); ++k) cable.attach.push_back(read_attachment((*attach)[k], cable));

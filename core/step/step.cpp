@@ -42,6 +42,7 @@ void World::step() {
     prepare_workers();
     scratch_->step_start = std::chrono::steady_clock::now();  // substeps share the step's budget
     outputs_.broken_joints.clear();
+    reel_cables();  // winches: the cables' deployed lengths for this step
     try {
         run_step_stages();
     } catch (const StepDiscarded& discarded) {  // nothing committed: retried smaller (discarded_step.cpp)

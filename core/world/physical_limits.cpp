@@ -112,6 +112,13 @@ void check_damping(double linear, double angular, const std::string& where) {
     }
 }
 
+void check_reel_speed(double speed, const std::string& where) {
+    if (!(std::abs(speed) <= PhysicalLimits::max_reel_speed)) {
+        throw Error(fmt::format("{}: reel_speed: must be a number of m/s within +-{:g}, got {}", where,
+                                PhysicalLimits::max_reel_speed, speed));
+    }
+}
+
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,
                       double heaviest, const std::string& heaviest_name) {
     const double ratio = PhysicalLimits::max_mass_ratio;

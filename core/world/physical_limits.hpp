@@ -24,6 +24,7 @@ struct PhysicalLimits {
     static constexpr double max_speed = 1.0e4;             // m/s: a body's given linear speed
     static constexpr double max_angular_speed = 1.0e5;     // rad/s: a body's given angular speed
     static constexpr double max_damping = 1.0e12;          // N s/m, N m s/rad: a body's viscous damping
+    static constexpr double max_reel_speed = 100.0;        // m/s: a winch's speed (the fastest hoists: ~10 m/s)
 };
 
 // Each throws pivot::Error "<where>: <field>: <what is wrong>" (where = e.g.
@@ -44,6 +45,8 @@ void check_velocity(const std::array<double, 3>& linear, const std::array<double
                     const std::string& where);
 // A body's linear (N s/m) and angular (N m s/rad) damping: 0 .. max_damping.
 void check_damping(double linear, double angular, const std::string& where);
+// A winch's reel speed (m/s): finite, |speed| <= max_reel_speed.
+void check_reel_speed(double speed, const std::string& where);
 // The mass of a new moving body against the lightest and heaviest moving
 // bodies already in the world (names for the message; 0 kg when none).
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,

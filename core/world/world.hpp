@@ -97,6 +97,17 @@ struct CableRecord {
     double contact_s[kContactPoints] = {};  // Gauss-Legendre points on [0, 1]
     double contact_w[kContactPoints] = {};  // and weights (sum 1)
     std::vector<uint32_t> attachment_joints;  // joints created for its "attach" entries
+    // Its winch (CableDescription): the deployed (reference) length, the
+    // sum of its elements' lengths, changes by h reel_speed per step
+    // within [min_length, max_length] (World::reel_cables).
+    double length = 0.0;      // m
+    double reel_speed = 0.0;  // m/s, > 0 pays out
+    double min_length = 0.0;  // m
+    double max_length = 0.0;  // m
+    // The elements' straight reference (World::set_cable_length): the
+    // cable's start and initial orientation (x along it).
+    std::array<double, 3> reference_start{};
+    std::array<double, 4> reference_frame{1, 0, 0, 0};
 };
 
 // Where a joint frame is fixed: on an element (material point + rotation of
@@ -303,6 +314,12 @@ public:
     std::array<double, 3> cable_node_position(CableId c, uint32_t node) const;
     std::array<double, 3> cable_node_velocity(CableId c, uint32_t node) const;
     std::array<double, 3> cable_node_tangent(CableId c, uint32_t node) const;
+    // Winches (docs/engine.md "Winches"): the deployed length (m, the sum
+    // of the elements' reference lengths) and the speed at which it changes
+    // from the next step on (m/s; > 0 pays out, < 0 reels in; it stops at
+    // the cable's min_length and max_length).
+    double cable_length(CableId c) const { return model_.cables.at(c).length; }
+    void set_cable_reel_speed(CableId c, double speed);
     // The centreline point at material coordinate s in [0, 1] of element e:
     // pose (x y z qw qx qy qz, x axis along the tangent) and twist (v, w).
     void cable_point(CableId c, uint32_t element, double s, double pose[7], double twist[6]) const;
@@ -447,12 +464,18 @@ private:
     // Disables the joints the step listed in StepOutputs::broken_joints
     // (world_joints.cpp) and counts them in the statistics.
     void break_joints();
+    // Turns the winches: each reeling cable's elements get their new
+    // reference length before the step (world_cables.cpp).
+    void reel_cables();
+    // Gives cable c the deployed length `length` (m), spread evenly over its elements.
+    void set_cable_length(CableId c, double length);
     void step_in_substeps(const StepDiscarded& discarded);
     WorldState retry_backup_;
     // Written by const readers (attachment_frame; element_batch gathers a
     // chain's nodes into its group's buffers): a world is used by one thread
     // at a time, readers included (pivot.h's thread rules).
     mutable PluginOutput<double> frame_jacobian_;
+    PluginOutput<double> reel_nodes_;  // set_cable_length: the two reference nodes' coordinates
 };
 
 }  // namespace pivot

@@ -49,6 +49,18 @@ CableId World::add_cable(const CableDescription& cable) {
     if (!(cable.damping >= 0.0) || !std::isfinite(cable.damping)) {
         throw Error(fmt::format("{}: damping: must be a finite number >= 0 s, got {}", where, cable.damping));
     }
+    // The winch's range (0 = a tenth of / ten times the initial length).
+    const double min_length = cable.min_length == 0.0 ? 0.1 * length : cable.min_length;
+    const double max_length = cable.max_length == 0.0 ? 10.0 * length : cable.max_length;
+    if (!(min_length > 0.0 && min_length <= length) || !std::isfinite(min_length)) {
+        throw Error(fmt::format("{}: min_length: must be in (0, {} m] (the initial length), got {}", where, length,
+                                cable.min_length));
+    }
+    if (!(max_length >= length) || !std::isfinite(max_length) || max_length > PhysicalLimits::max_coordinate) {
+        throw Error(fmt::format("{}: max_length: must be at least the initial length {} m and finite, got {}", where,
+                                length, cable.max_length));
+    }
+    check_reel_speed(cable.reel_speed, where);
     const std::string id = cable.type.find('.') == std::string::npos ? "pivot.element." + cable.type : cable.type;
     const PluginRecord* plugin = registry_->find(id);
     if (plugin == nullptr || plugin->kind != PIVOT_KIND_ELEMENT) {
@@ -161,6 +173,12 @@ CableId World::add_cable(const CableDescription& cable) {
     record.material = static_cast<uint32_t>(material - model_.materials.begin());
     record.radius = cable.radius;
     record.length_param = length_param;
+    record.length = length;
+    record.reel_speed = cable.reel_speed;
+    record.min_length = min_length;
+    record.max_length = max_length;
+    record.reference_start = cable.start;
+    record.reference_frame = frame;
     // Contact samples: Gauss-Legendre points on [0, 1], about one per
     // cable diameter of element length, 1 to 3 (3 integrate the distributed
     // load of a cubic element exactly up to degree 5): elements shorter
@@ -240,6 +258,62 @@ CableId World::add_cable(const CableDescription& cable) {
             insert_joint(j.name, *j.plugin, j.params, j.on_cable, j.on_body));
     }
     return cable_id;
+}
+
+void World::set_cable_reel_speed(CableId c, double speed) {
+    check_reel_speed(speed, fmt::format("cable '{}': set_reel_speed", model_.cables.at(c).name));
+    model_.cables[c].reel_speed = speed;
+}
+
+void World::reel_cables() {
+    const double h = model_.settings.timestep;
+    for (uint32_t c = 0; c < model_.cables.size(); ++c) {
+        const CableRecord& cable = model_.cables[c];
+        if (cable.reel_speed == 0.0) continue;
+        const double length = std::clamp(cable.length + h * cable.reel_speed, cable.min_length, cable.max_length);
+        if (length == cable.length) continue;  // stopped at its limit
+        set_cable_length(c, length);
+        // The winch does work the watch does not count (docs/engine.md
+        // "Winches"): it starts again from the step's state.
+        state_.energy_watch.valid = false;
+    }
+}
+
+// The reeled length goes to the elements evenly: each gets length / n as
+// its reference length, and every element the same straight reference
+// (nodes at the cable's start and one element length along its initial
+// direction: straight, unit gradients, as the element requires). The
+// strain rows then pull the nodes to the new lengths in the step, at the
+// speed the winch turns. The mass of what is reeled in leaves the cable
+// (it is on the drum); paid out, it is added.
+void World::set_cable_length(CableId c, double length) {
+    CableRecord& cable = model_.cables[c];
+    ElementGroup& g = model_.element_groups[cable.group];
+    const double element_length = length / g.count;
+    for (uint32_t e = 0; e < g.count; ++e) g.item_params[e * g.item_stride + cable.length_param] = element_length;
+    const Mat3 axes = rotation(cable.reference_frame);
+    reel_nodes_.resize(2 * g.node_nq);  // once per world (cables share the element layout of their plugin)
+    for (uint32_t n = 0; n < 2; ++n) {
+        const double along = n * element_length;
+        const double pose[7] = {cable.reference_start[0] + along * axes[0][0],
+                                cable.reference_start[1] + along * axes[1][0],
+                                cable.reference_start[2] + along * axes[2][0],
+                                cable.reference_frame[0],
+                                cable.reference_frame[1],
+                                cable.reference_frame[2],
+                                cable.reference_frame[3]};
+        CallResult r = checked_node_coordinates(g.instance, pose, guarded(reel_nodes_, n * g.node_nq));
+        if (!r.ok()) throw Error(fmt::format("cable '{}': reeling to {} m: {}", cable.name, length, r.message));
+    }
+    for (uint32_t e = 0; e < g.count; ++e) std::copy_n(reel_nodes_.begin(), g.nq, g.q_reference.begin() + e * g.nq);
+    for (WorldModel::ContactSample& sample : model_.contact_samples) {  // the length each contact sample stands for
+        if (model_.element_group[sample.element] != cable.group) continue;
+        for (uint32_t k = 0; k < cable.contact_points; ++k) {
+            if (sample.s == cable.contact_s[k]) sample.weight = cable.contact_w[k] * element_length;
+        }
+    }
+    if (scratch_) scratch_->internal_rows[cable.group].mass_ready = false;  // its mass matrices changed
+    cable.length = length;
 }
 
 CableId World::cable(std::string_view name) const {

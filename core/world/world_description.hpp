@@ -278,6 +278,13 @@ struct CableDescription {
     std::optional<double> geometric_stiffness;     // [0, 1]: plugin "geometric_stiffness" (default the plugin's)
     std::string material = "default";              // contact material
     std::vector<CableAttachment> attach;
+    // The winch (docs/engine.md "Winches"): the deployed length changes at
+    // reel_speed (m/s; > 0 pays out, < 0 reels in; World::set_cable_reel_speed)
+    // within [min_length, max_length] (m; 0 = a tenth of / ten times the
+    // initial length).
+    double reel_speed = 0.0;
+    double min_length = 0.0;
+    double max_length = 0.0;
 };
 
 }  // namespace pivot

@@ -1,7 +1,8 @@
 // Saving and restoring the complete state of a world (a simulator rewinds
 // and replays): time, coordinates, velocities, applied forces, the joints'
 // per-joint parameters (motor targets) and what changes of them while the
-// world runs (enabled, broken, frame 2), the warm starts of every row, the
+// world runs (enabled, broken, frame 2), the cables' deployed lengths and
+// reel speeds, the warm starts of every row, the
 // contacts' memory (impulses and friction-model state by contact id) and the
 // plugin instances' own state (plugin.h's state_size/save_state). Solver
 // instances are not saved: their warm start is the impulses above. A
@@ -21,6 +22,7 @@
 #include "step/step_scratch.hpp"
 #include "step/step_stages.hpp"
 #include "world/world.hpp"
+#include "world/physical_limits.hpp"
 
 namespace pivot {
 
@@ -129,6 +131,9 @@ std::vector<uint8_t> World::save_state() const {
         std::copy(record.frame2.local_rotation.begin(), record.frame2.local_rotation.end(), joints[j].local_rotation);
     }
     w.array(joints);
+    std::vector<std::array<double, 2>> cables(model_.cables.size());  // deployed length, reel speed
+    for (size_t c = 0; c < cables.size(); ++c) cables[c] = {model_.cables[c].length, model_.cables[c].reel_speed};
+    w.array(cables);
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
@@ -198,6 +203,15 @@ void World::read_state(const uint8_t* data, size_t size) {
                                         [](double x) { return std::isfinite(x); });
         if (j.enabled > 1 || j.broken > 1 || !finite) throw Error("state buffer: a joint's state is not valid");
     }
+    std::vector<std::array<double, 2>> cables;
+    r.array(cables, model_.cables.size(), "cables");
+    for (size_t c = 0; c < cables.size(); ++c) {
+        const CableRecord& cable = model_.cables[c];
+        if (!(cables[c][0] >= cable.min_length && cables[c][0] <= cable.max_length) ||
+            !(std::abs(cables[c][1]) <= PhysicalLimits::max_reel_speed)) {
+            throw Error(fmt::format("state buffer: cable '{}': its length or reel speed is not valid", cable.name));
+        }
+    }
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
@@ -244,6 +258,10 @@ void World::read_state(const uint8_t* data, size_t size) {
         std::copy_n(joints[j].local_point, 3, record.frame2.local_point.begin());
         std::copy_n(joints[j].local_rotation, 4, record.frame2.local_rotation.begin());
         if (scratch_) update_attachment_point(model_, *scratch_, static_cast<uint32_t>(j));
+    }
+    for (size_t c = 0; c < cables.size(); ++c) {
+        if (cables[c][0] != model_.cables[c].length) set_cable_length(static_cast<CableId>(c), cables[c][0]);
+        model_.cables[c].reel_speed = cables[c][1];
     }
     // The reports of the last step belong to the state left behind.
     outputs_.contact_reports.clear();

@@ -849,6 +849,106 @@ static void joints_change_while_running(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* The winch from C (0.9), issue 17's acceptance case: a 500 kg load on a
+   10 m, 16-element steel wire (r = 8 mm) from a drum at z = 12 m, 60 Hz.
+   Reeling in at 0.5 m/s for 10 s lifts it 5 m (within 2%) at 0.5 m/s
+   (within 2% after the first 0.5 s), the tension at the load equals m g
+   (within 2%: a = 0 in steady reeling), the wire stretches less than 0.1%;
+   paying out for 10 s lowers it back (within 1 cm). Then the scene file
+   scenes/winch_hoist.json does the same lift. */
+static double wire_length(pivot_world* world, uint32_t cable) {
+    double nodes[3 * 17], length = 0.0;
+    uint32_t n;
+    CALL(pivot_world_get_cable_nodes(world, cable, nodes, NULL, 17));
+    for (n = 0; n < 16; ++n) {
+        const double dx = nodes[3 * n + 3] - nodes[3 * n], dy = nodes[3 * n + 4] - nodes[3 * n + 1],
+                     dz = nodes[3 * n + 5] - nodes[3 * n + 2];
+        length += sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    return length;
+}
+
+static void winch_lifts_and_lowers(pivot_engine* engine) {
+    const double h = 1.0 / 60.0, m = 500.0, g = 9.81;
+    pivot_world_settings settings;
+    pivot_body_desc load;
+    pivot_cable_desc wire;
+    pivot_cable_attachment pins[2];
+    pivot_joint_reaction reaction;
+    pivot_body_state state;
+    pivot_world* world = NULL;
+    uint32_t cable = 0, load_index = 0, hook = 0;
+    double z0 = 0.0, length = 0.0, worst_speed = 0.0, worst_tension = 0.0, worst_stretch = 0.0;
+    int n;
+    pivot_world_settings_init(&settings);
+    settings.timestep = h;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_body_desc_init(&load);
+    load.name = "load";
+    load.mass = m;
+    load.inertia[0] = load.inertia[4] = load.inertia[8] = m / 6.0;
+    load.position[2] = 1.5;
+    CALL(pivot_world_add_body(world, &load, &load_index));
+    memset(pins, 0, sizeof pins);
+    pins[1].node = -1;
+    pins[1].body = "load";
+    pivot_cable_desc_init(&wire);
+    wire.name = "wire";
+    wire.elements = 16;
+    wire.start[2] = 12.0;
+    wire.end[0] = 0.0;
+    wire.end[2] = 2.0;
+    wire.radius = 0.008;
+    wire.attachments = pins;
+    wire.attachment_count = 2;
+    wire.min_length = 2.0;
+    CALL(pivot_world_add_cable(world, &wire, &cable));
+    CALL(pivot_world_find_joint(world, "wire/attach1", &hook));
+    CALL(pivot_world_step(world, 60));
+    CALL(pivot_world_get_body(world, load_index, &state));
+    z0 = state.position[2];
+    CALL(pivot_world_set_cable_reel_speed(world, cable, -0.5));
+    for (n = 0; n < 600; ++n) {
+        double tension, stretch;
+        CALL(pivot_world_step(world, 1));
+        CALL(pivot_world_cable_length(world, cable, &length));
+        stretch = fabs(wire_length(world, cable) / length - 1.0);
+        if (stretch > worst_stretch) worst_stretch = stretch;
+        if (n < 30) continue;
+        CALL(pivot_world_get_body(world, load_index, &state));
+        if (fabs(state.linear_velocity[2] - 0.5) > worst_speed) worst_speed = fabs(state.linear_velocity[2] - 0.5);
+        CALL(pivot_world_joint_reaction(world, hook, &reaction));
+        tension = sqrt(reaction.force[0] * reaction.force[0] + reaction.force[1] * reaction.force[1] +
+                       reaction.force[2] * reaction.force[2]);
+        if (fabs(tension - m * g) > worst_tension) worst_tension = fabs(tension - m * g);
+    }
+    CALL(pivot_world_get_body(world, load_index, &state));
+    printf("winch from C: rose %.4f m; speed within %.2e m/s, tension within %.2e N, stretch %.2e\n",
+           state.position[2] - z0, worst_speed, worst_tension, worst_stretch);
+    EXPECT(fabs(state.position[2] - z0 - 5.0) <= 0.1);
+    EXPECT(fabs(length - 5.0) <= 1e-9);
+    EXPECT(worst_speed <= 0.02 * 0.5);
+    EXPECT(worst_tension <= 0.02 * m * g);
+    EXPECT(worst_stretch <= 1e-3);
+    CALL(pivot_world_set_cable_reel_speed(world, cable, 0.5));
+    CALL(pivot_world_step(world, 600));
+    CALL(pivot_world_set_cable_reel_speed(world, cable, 0.0));
+    CALL(pivot_world_step(world, 60));
+    CALL(pivot_world_get_body(world, load_index, &state));
+    EXPECT(fabs(state.position[2] - z0) <= 0.01);
+    EXPECT(pivot_world_set_cable_reel_speed(world, cable, 500.0) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "reel_speed"));
+    EXPECT(pivot_world_cable_length(world, 3, &length) == PIVOT_ERROR);
+    pivot_world_destroy(world);
+
+    CALL(pivot_world_create_from_file(engine, PIVOT_SCENE_DIR "/winch_hoist.json", &world));
+    CALL(pivot_world_find_body(world, "load", &load_index));
+    CALL(pivot_world_step(world, 600));
+    CALL(pivot_world_get_body(world, load_index, &state));
+    EXPECT(fabs(state.position[2] - 6.5) <= 0.1);
+    pivot_world_destroy(world);
+}
+
 /* Contact settings from C (0.8): a 0.1 m sphere 0.15 m above the ground
    (a gap of 0.15 m) is a speculative contact after one 1/60 s step with a
    contact margin of 0.2 m, and none with the default 0.01 m (its sweep adds
@@ -1098,6 +1198,7 @@ int main(void) {
     the_solver_is_readable(engine);
     drives_are_readable(engine);
     joints_change_while_running(engine);
+    winch_lifts_and_lowers(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

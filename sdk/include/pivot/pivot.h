@@ -88,7 +88,9 @@
  * break_force and break_torque (appended), pivot_world_set_joint_enabled
  * and pivot_world_joint_enabled turn joints on and off and say which broke,
  * pivot_world_statistics gains joints_broken (appended); adding to a world
- * keeps the other joints' warm starts.
+ * keeps the other joints' warm starts. Winches: pivot_cable_desc gains
+ * reel_speed, min_length and max_length (appended);
+ * pivot_world_set_cable_reel_speed and pivot_world_cable_length.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -372,12 +374,26 @@ typedef struct pivot_cable_desc {
     const pivot_cable_attachment* attachments; /* attachment_count entries, or NULL */
     uint32_t attachment_count;
     uint32_t gauss_points;      /* per element; 0 (default): the plugin's default */
+    /* ---- appended in 0.9: the winch (docs/engine.md "Winches") ---- */
+    uint32_t reserved;
+    double reel_speed;          /* m/s, |v| <= 100: the deployed length changes at it from the first
+                                   step (> 0 pays out, < 0 reels in); default 0 */
+    double min_length;          /* m: the winch stops here; 0 (default): a tenth of the initial length */
+    double max_length;          /* m: and here; 0 (default): ten times the initial length */
 } pivot_cable_desc;
 PIVOT_API void pivot_cable_desc_init(pivot_cable_desc* cable);
 /* Adds the cable and one joint per attachment, named "<cable>/attach<k>"
    (k from 0, in array order; they count in pivot_world_joint_count).
    index: the cable's index (for the calls below); may be NULL. */
 PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cable_desc* cable, uint32_t* index);
+/* (0.9) Winches: a cable's deployed length (m, the sum of its elements'
+   reference lengths), and the speed at which it changes from the next step
+   on (m/s; > 0 pays out, < 0 reels in, |v| <= 100), stopping at the
+   cable's min_length and max_length. The length is spread evenly over the
+   elements; the wire's own elasticity gives its stretch and tension
+   (docs/engine.md "Winches"). */
+PIVOT_API pivot_status pivot_world_cable_length(const pivot_world* world, uint32_t cable, double* length);
+PIVOT_API pivot_status pivot_world_set_cable_reel_speed(pivot_world* world, uint32_t cable, double speed);
 
 /* ------------------------------------------------------------------------ */
 /* Stepping and reading                                                      */

@@ -224,6 +224,14 @@ public:
         check(pivot_world_joint_enabled(world_, joint, &enabled, &broken));
         return {enabled != 0, broken != 0};
     }
+    double cable_length(uint32_t cable) const {
+        double length = 0.0;
+        check(pivot_world_cable_length(world_, cable, &length));
+        return length;
+    }
+    void set_cable_reel_speed(uint32_t cable, double speed) {
+        check(pivot_world_set_cable_reel_speed(world_, cable, speed));
+    }
     double joint_motor_effort(uint32_t joint) const {
         double effort = 0.0;
         check(pivot_world_joint_motor_effort(world_, joint, &effort));
