@@ -1,8 +1,16 @@
 /* An operator-training simulator's core loop, in C, on Pivot's embedding API:
  * a fixed 60 Hz frame clock, operator commands read from a script (time,
- * lever, value), the crane's motors set from the levers, one physics step
+ * lever, value), the crane's drives set from the levers, one physics step
  * per frame, and the state printed per frame (what a visualisation or an
  * instructor station would read).
+ *
+ * The crane (crane.json): a boom slewing on a revolute drive, a steel wire
+ * on a winch from the boom tip to a hook, and a load on the ground. The
+ * hoist lever turns the winch (the wire reeled in or paid out); the latch
+ * lever engages the hook on the load where it is (a joint enabled at the
+ * current pose) and releases it. Printed per frame: the slew angle and
+ * rate and the slew drive's own torque, the wire's deployed length and its
+ * pull at the drum, the hook's and the load's heights, and the latch.
  *
  *   crane_operator [crane.json] [operator_commands.txt] [seconds]
  *
@@ -55,6 +63,8 @@ static void check(pivot_status status, const char* what) {
     }
 }
 
+static double magnitude(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
 int main(int argc, char** argv) {
     const char* scene = argc > 1 ? argv[1] : "crane.json";
     const char* script = argc > 2 ? argv[2] : "operator_commands.txt";
@@ -64,56 +74,64 @@ int main(int argc, char** argv) {
     int next = 0;
     pivot_engine* engine = NULL;
     pivot_world* world = NULL;
-    uint32_t slew = 0, hoist = 0, hook = 0, frame = 0;
+    uint32_t slew = 0, latch = 0, drum = 0, wire = 0, hook = 0, load = 0, frame = 0, latched = 0;
     const double frame_time = 1.0 / 60.0;
     const uint32_t frames = (uint32_t)(seconds / frame_time + 0.5);
     pivot_world_statistics statistics;
+    uint32_t failures = 0, broken = 0;
 
     check(pivot_engine_create(&engine), "starting the engine");
     check(pivot_world_create_from_file(engine, scene, &world), "loading the scene");
     check(pivot_world_find_joint(world, "slew", &slew), "the slew joint");
-    check(pivot_world_find_joint(world, "hoist", &hoist), "the hoist joint");
+    check(pivot_world_find_joint(world, "latch", &latch), "the latch joint");
+    check(pivot_world_find_cable(world, "wire", &wire), "the wire");
+    check(pivot_world_find_joint(world, "wire/attach0", &drum), "the wire's drum end");
     check(pivot_world_find_body(world, "hook", &hook), "the hook");
+    check(pivot_world_find_body(world, "load", &load), "the load");
     if (fabs(pivot_world_timestep(world) - frame_time) > 1e-12) {
         fprintf(stderr, "crane_operator: the scene's timestep must be 1/60 s (one step per frame)\n");
         return 1;
     }
     pivot_world_statistics_init(&statistics);
 
-    printf("time,slew_angle,slew_rate,hoist_position,hoist_rate,hook_x,hook_y,hook_z,hoist_force\n");
+    printf("time,slew_angle,slew_rate,slew_torque,wire_length,line_pull,hook_z,load_z,latched\n");
     for (frame = 0; frame < frames; ++frame) {
         const double t = frame * frame_time;
-        double angle = 0, rate = 0, position = 0, speed = 0;
-        pivot_body_state state;
-        pivot_joint_reaction hoist_reaction;
+        double angle = 0, rate = 0, torque = 0, length = 0;
+        pivot_body_state hook_state, load_state;
+        pivot_joint_reaction pull;
         /* Operator input for this frame. */
         while (next < command_count && commands[next].time <= t + 1e-9) {
             const command* c = &commands[next++];
             if (strcmp(c->lever, "slew") == 0) {
                 check(pivot_world_set_motor_velocity(world, slew, c->value), "slew lever");
             } else if (strcmp(c->lever, "hoist") == 0) {
-                check(pivot_world_set_motor_velocity(world, hoist, c->value), "hoist lever");
+                check(pivot_world_set_cable_reel_speed(world, wire, -c->value), "hoist lever");  /* up = reel in */
+            } else if (strcmp(c->lever, "latch") == 0) {
+                check(pivot_world_set_joint_enabled(world, latch, c->value != 0.0, 1), "latch lever");
             } else {
-                fprintf(stderr, "crane_operator: %s: unknown lever '%s' (slew, hoist)\n", script, c->lever);
+                fprintf(stderr, "crane_operator: %s: unknown lever '%s' (slew, hoist, latch)\n", script, c->lever);
                 return 1;
             }
         }
         check(pivot_world_step(world, 1), "stepping");
+        check(pivot_world_statistics_get(world, &statistics), "statistics");
+        failures += statistics.solver_failures;
+        broken += statistics.joints_broken;
         /* The frame's state. */
         check(pivot_world_joint_coordinate(world, slew, &angle, &rate), "slew state");
-        check(pivot_world_joint_coordinate(world, hoist, &position, &speed), "hoist state");
-        check(pivot_world_get_body(world, hook, &state), "hook state");
-        check(pivot_world_joint_reaction(world, hoist, &hoist_reaction), "hoist load");
-        printf("%.4f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f\n", pivot_world_time(world), angle, rate, position,
-               speed, state.position[0], state.position[1], state.position[2],
-               sqrt(hoist_reaction.force[0] * hoist_reaction.force[0] +
-                    hoist_reaction.force[1] * hoist_reaction.force[1] +
-                    hoist_reaction.force[2] * hoist_reaction.force[2]));
+        check(pivot_world_joint_motor_effort(world, slew, &torque), "slew torque");
+        check(pivot_world_cable_length(world, wire, &length), "wire length");
+        check(pivot_world_joint_reaction(world, drum, &pull), "line pull");
+        check(pivot_world_get_body(world, hook, &hook_state), "hook state");
+        check(pivot_world_get_body(world, load, &load_state), "load state");
+        check(pivot_world_joint_enabled(world, latch, &latched, NULL), "latch state");
+        printf("%.4f,%.6f,%.6f,%.3f,%.4f,%.3f,%.4f,%.4f,%u\n", pivot_world_time(world), angle, rate, torque, length,
+               magnitude(pull.force), hook_state.position[2], load_state.position[2], latched);
     }
-    check(pivot_world_statistics_get(world, &statistics), "statistics");
-    fprintf(stderr, "crane_operator: %u frames, last step %.1f us, solver failures in the last step: %u\n", frames,
-            statistics.step_seconds * 1e6, statistics.solver_failures);
+    fprintf(stderr, "crane_operator: %u frames, last step %.1f us, solver failures %u, joints broken %u\n", frames,
+            statistics.step_seconds * 1e6, failures, broken);
     pivot_world_destroy(world);
     pivot_engine_destroy(engine);
-    return 0;
+    return failures == 0 ? 0 : 1;
 }
