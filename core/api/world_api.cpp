@@ -284,6 +284,20 @@ PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivo
     });
 }
 
+PIVOT_API pivot_status pivot_world_contact_flags(const pivot_world* world, uint32_t* flags, uint32_t capacity,
+                                                 uint32_t* count) {
+    return guarded("pivot_world_contact_flags", [&] {
+        const auto& reports = world_of(world, "pivot_world_contact_flags").contacts();
+        auto& n = require(count, "pivot_world_contact_flags", "count");
+        if (capacity > 0) require(flags, "pivot_world_contact_flags", "flags");
+        n = static_cast<uint32_t>(reports.size());
+        for (uint32_t i = 0; i < capacity && i < reports.size(); ++i) {
+            flags[i] = (reports[i].depth < 0.0 ? PIVOT_CONTACT_SPECULATIVE : 0u) |
+                       (reports[i].normal_force != 0.0 ? PIVOT_CONTACT_FORCE : 0u);
+        }
+    });
+}
+
 PIVOT_API const char* pivot_step_stage_name(uint32_t stage) {
     return stage < static_cast<uint32_t>(pivot::StepStage::count) ? pivot::step_stage_name(static_cast<pivot::StepStage>(stage))
                                                                   : nullptr;

@@ -133,6 +133,34 @@ PIVOT_API pivot_status pivot_world_add_material(pivot_world* world, const pivot_
     });
 }
 
+PIVOT_API void pivot_material_pair_desc_init(pivot_material_pair_desc* pair) {
+    if (pair == nullptr) return;
+    std::memset(pair, 0, sizeof(*pair));
+    pair->struct_size = sizeof(*pair);
+}
+
+PIVOT_API pivot_status pivot_world_add_material_pair(pivot_world* world, const pivot_material_pair_desc* pair) {
+    return guarded("pivot_world_add_material_pair", [&] {
+        auto& w = world_of(world, "pivot_world_add_material_pair");
+        const pivot_material_pair_desc d = read_struct(require(pair, "pivot_world_add_material_pair", "pair"),
+                                                       sizeof(pivot_material_pair_desc), "pair");
+        pivot::MaterialPairDescription p;
+        p.materials = {text(require(d.material1, "pivot_world_add_material_pair", "pair.material1")),
+                       text(require(d.material2, "pivot_world_add_material_pair", "pair.material2"))};
+        const std::string where = fmt::format("material pair ('{}', '{}')", p.materials[0], p.materials[1]);
+        if ((d.overrides & ~(PIVOT_PAIR_RESTITUTION | PIVOT_PAIR_COMPLIANCE | PIVOT_PAIR_DAMPING)) != 0) {
+            throw pivot::Error(fmt::format("pivot_world_add_material_pair: {}: overrides: unknown bits 0x{:x}", where,
+                                           d.overrides));
+        }
+        if (d.friction_model != nullptr) p.friction_model = text(d.friction_model);
+        if (d.friction_params != nullptr) p.friction = json_object(d.friction_params, (where + ": friction").c_str());
+        if (d.overrides & PIVOT_PAIR_RESTITUTION) p.restitution = d.restitution;
+        if (d.overrides & PIVOT_PAIR_COMPLIANCE) p.compliance = d.compliance;
+        if (d.overrides & PIVOT_PAIR_DAMPING) p.damping = d.damping;
+        w.add_material_pair(p);
+    });
+}
+
 PIVOT_API void pivot_shape_desc_init(pivot_shape_desc* shape) {
     if (shape == nullptr) return;
     std::memset(shape, 0, sizeof(*shape));

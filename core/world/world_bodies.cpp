@@ -115,11 +115,13 @@ void World::shift_elements_from(uint32_t element_at) {
 }
 
 BodyId World::add_body(const BodyDescription& body) {
-    const std::string where = fmt::format("body '{}'", body.name);
-    if (body.name.empty()) throw Error("body: name must not be empty");
-    if (body.name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
-    if (body_by_name_.count(body.name)) throw Error(where + ": name: another body already has this name");
-    const auto named = [&](const CableRecord& c) { return c.name == body.name; };
+    // A body built in code may go unnamed: it is called "#<index>" (what
+    // pivot_world_body_name returns, and what a joint names it by).
+    const std::string name = body.name.empty() ? fmt::format("#{}", model_.bodies.size()) : body.name;
+    const std::string where = fmt::format("body '{}'", name);
+    if (name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
+    if (body_by_name_.count(name)) throw Error(where + ": name: another body already has this name");
+    const auto named = [&](const CableRecord& c) { return c.name == name; };
     if (std::any_of(model_.cables.begin(), model_.cables.end(), named)) {
         throw Error(where + ": name: a cable already has this name");
     }
@@ -189,8 +191,8 @@ BodyId World::add_body(const BodyDescription& body) {
         shape.body = static_cast<int32_t>(element_at);
         model_.shapes.push_back(shape);
     }
-    model_.bodies.push_back({body.name, group, element_at, body.mass, body.linear_damping, body.angular_damping});
-    body_by_name_.emplace(body.name, static_cast<BodyId>(model_.bodies.size() - 1));
+    model_.bodies.push_back({name, group, element_at, body.mass, body.linear_damping, body.angular_damping});
+    body_by_name_.emplace(name, static_cast<BodyId>(model_.bodies.size() - 1));
     relayout();
     return static_cast<BodyId>(model_.bodies.size() - 1);
 }

@@ -2,7 +2,8 @@
 // and replays): time, coordinates, velocities, applied forces, the joints'
 // per-joint parameters (motor targets) and what changes of them while the
 // world runs (enabled, broken, frame 2), the cables' deployed lengths and
-// reel speeds, the warm starts of every row, the
+// reel speeds, the solver that takes the islands, the warm starts of every
+// row, the
 // contacts' memory (impulses and friction-model state by contact id) and the
 // plugin instances' own state (plugin.h's state_size/save_state). Solver
 // instances are not saved: their warm start is the impulses above. A
@@ -134,6 +135,14 @@ std::vector<uint8_t> World::save_state() const {
     std::vector<std::array<double, 2>> cables(model_.cables.size());  // deployed length, reel speed
     for (size_t c = 0; c < cables.size(); ++c) cables[c] = {model_.cables[c].length, model_.cables[c].reel_speed};
     w.array(cables);
+    // The solver that takes the islands (World::set_solver), or the engine's choice.
+    const WorldSettings& settings = model_.settings;
+    const std::string solver_id = solver_->primary_id(), options = settings.solver.options.dump();
+    w.array(std::vector<char>(solver_id.begin(), solver_id.end()));
+    w.array(std::vector<char>(options.begin(), options.end()));
+    w.value(static_cast<uint8_t>(settings.direct_islands));
+    w.value(static_cast<uint8_t>(settings.newton_islands));
+    w.value(settings.large_island_rows);
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
@@ -212,6 +221,22 @@ void World::read_state(const uint8_t* data, size_t size) {
             throw Error(fmt::format("state buffer: cable '{}': its length or reel speed is not valid", cable.name));
         }
     }
+    std::vector<char> solver_id, options_text;
+    r.any_array(solver_id, "solver");
+    r.any_array(options_text, "solver options");
+    const bool direct_islands = r.value<uint8_t>("solver") != 0;
+    const bool newton_islands = r.value<uint8_t>("solver") != 0;
+    const auto large_island_rows = r.value<decltype(WorldSettings::large_island_rows)>("solver");
+    SolverChoice solver{std::string(solver_id.begin(), solver_id.end()), nlohmann::json::object()};
+    try {
+        solver.options = nlohmann::json::parse(options_text.begin(), options_text.end());
+    } catch (const nlohmann::json::exception&) {
+        throw Error("state buffer: the solver's options are not JSON");
+    }
+    const PluginRecord* solver_plugin = registry_->find(solver.id);
+    if (solver_plugin == nullptr || solver_plugin->kind != PIVOT_KIND_SOLVER || !solver.options.is_object()) {
+        throw Error(fmt::format("state buffer: solver '{}' is not loaded in this engine", solver.id));
+    }
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
@@ -262,6 +287,17 @@ void World::read_state(const uint8_t* data, size_t size) {
     for (size_t c = 0; c < cables.size(); ++c) {
         if (cables[c][0] != model_.cables[c].length) set_cable_length(static_cast<CableId>(c), cables[c][0]);
         model_.cables[c].reel_speed = cables[c][1];
+    }
+    WorldSettings& settings = model_.settings;
+    if (solver.id != solver_->primary_id() || solver.options != settings.solver.options ||
+        direct_islands != settings.direct_islands || newton_islands != settings.newton_islands ||
+        large_island_rows != settings.large_island_rows) {
+        solver_->set_primary(solver);
+        settings.solver = std::move(solver);
+        settings.direct_islands = direct_islands;
+        settings.newton_islands = newton_islands;
+        settings.large_island_rows = large_island_rows;
+        make_island_chains();
     }
     // The reports of the last step belong to the state left behind.
     outputs_.contact_reports.clear();

@@ -949,6 +949,140 @@ static void winch_lifts_and_lowers(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* Material pairs from C (0.9): a 0.5 m ice block (mu 0.05) launched at
+   3 m/s on asphalt (mu 0.8); the pair (ice, asphalt) overrides the rule's
+   mu = sqrt(0.05 x 0.8) = 0.2 with 0.1: the block slows at 0.1 g, so after
+   0.5 s (30 steps) it moves at 3 - 0.1 g 0.5 = 2.5095 m/s (Coulomb's law
+   with the box model is exact for a face sliding straight: 1e-6). An
+   unknown material is refused naming the pair. */
+static void material_pairs_from_code(pivot_engine* engine) {
+    pivot_world_settings settings;
+    pivot_material_desc material;
+    pivot_material_pair_desc pair;
+    pivot_shape_desc ground, block;
+    pivot_body_desc body;
+    pivot_body_state state;
+    pivot_world* world = NULL;
+    uint32_t index = 0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 1.0 / 60.0;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_material_desc_init(&material);
+    material.name = "ice";
+    material.friction_params = "{\"mu\": 0.05}";
+    CALL(pivot_world_add_material(world, &material));
+    material.name = "asphalt";
+    material.friction_params = "{\"mu\": 0.8}";
+    CALL(pivot_world_add_material(world, &material));
+    pivot_material_pair_desc_init(&pair);
+    pair.material1 = "ice";
+    pair.material2 = "asphalt";
+    pair.friction_params = "{\"mu\": 0.1}";
+    CALL(pivot_world_add_material_pair(world, &pair));
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    ground.material = "asphalt";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&block);
+    block.type = "box";
+    block.size[0] = block.size[1] = block.size[2] = 0.5;
+    block.material = "ice";
+    pivot_body_desc_init(&body);
+    body.name = "puck";
+    body.mass = 10.0;
+    body.inertia[0] = body.inertia[4] = body.inertia[8] = 10.0 * 0.5 / 12.0;
+    body.position[2] = 0.25;
+    body.linear_velocity[0] = 3.0;
+    body.shapes = &block;
+    body.shape_count = 1;
+    CALL(pivot_world_add_body(world, &body, &index));
+    CALL(pivot_world_step(world, 30));
+    CALL(pivot_world_get_body(world, index, &state));
+    printf("material pair from C: speed after 0.5 s %.9f m/s (expected %.9f)\n", state.linear_velocity[0],
+           3.0 - 0.1 * 9.81 * 0.5);
+    EXPECT(fabs(state.linear_velocity[0] - (3.0 - 0.1 * 9.81 * 0.5)) <= 1e-6);
+    pair.material2 = "tarmac";
+    EXPECT(pivot_world_add_material_pair(world, &pair) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "material pair ('ice', 'tarmac')"));
+    pair.material2 = "asphalt";
+    pair.overrides = PIVOT_PAIR_RESTITUTION;
+    pair.restitution = 2.0;
+    EXPECT(pivot_world_add_material_pair(world, &pair) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "restitution"));
+    pivot_world_destroy(world);
+}
+
+/* Bodies built in code need no name (0.9): an unnamed one is "#<index>",
+   and a joint names it so. */
+static void unnamed_bodies_get_an_index_name(pivot_engine* engine) {
+    pivot_world_settings settings;
+    pivot_body_desc body;
+    pivot_joint_desc joint;
+    pivot_world* world = NULL;
+    uint32_t first = 0, second = 0, found = 0;
+    pivot_world_settings_init(&settings);
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_body_desc_init(&body);
+    body.name = NULL;
+    CALL(pivot_world_add_body(world, &body, &first));
+    body.name = "";
+    body.position[2] = -1.0;
+    CALL(pivot_world_add_body(world, &body, &second));
+    EXPECT(strcmp(pivot_world_body_name(world, second), "#1") == 0);
+    CALL(pivot_world_find_body(world, "#0", &found));
+    EXPECT(found == first);
+    pivot_joint_desc_init(&joint);
+    joint.name = "link";
+    joint.type = "spherical";
+    joint.body1 = "#0";
+    joint.body2 = "#1";
+    CALL(pivot_world_add_joint(world, &joint, NULL));
+    body.name = "#1"; /* taken */
+    EXPECT(pivot_world_add_body(world, &body, NULL) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "body '#1': name: another body already has this name"));
+    pivot_world_destroy(world);
+}
+
+/* Speculative contacts are flagged (0.9): a 0.1 m ball 3 cm above the
+   ground (contact margin 5 cm) has one contact after the first step, flagged
+   speculative and without force (it falls 2.7 mm in the step); resting on
+   the ground after 1 s its contact is not speculative and carries m g. */
+static void speculative_contacts_are_flagged(pivot_engine* engine) {
+    pivot_world_settings settings;
+    pivot_shape_desc ground, sphere;
+    pivot_body_desc ball;
+    pivot_contact contact;
+    pivot_world* world = NULL;
+    uint32_t flags = 0, count = 0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = 1.0 / 60.0;
+    settings.contact_margin = 0.05;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&sphere);
+    sphere.type = "sphere";
+    sphere.radius = 0.1;
+    pivot_body_desc_init(&ball);
+    ball.name = "ball";
+    ball.inertia[0] = ball.inertia[4] = ball.inertia[8] = 0.004;
+    ball.position[2] = 0.13;
+    ball.shapes = &sphere;
+    ball.shape_count = 1;
+    CALL(pivot_world_add_body(world, &ball, NULL));
+    CALL(pivot_world_step(world, 1));
+    CALL(pivot_world_contact_flags(world, &flags, 1, &count));
+    EXPECT(count == 1 && flags == PIVOT_CONTACT_SPECULATIVE);
+    CALL(pivot_world_step(world, 60));
+    CALL(pivot_world_contact_flags(world, &flags, 1, &count));
+    CALL(pivot_world_contacts(world, &contact, 1, &count));
+    EXPECT(count == 1 && flags == PIVOT_CONTACT_FORCE);
+    EXPECT(fabs(contact.normal_force - 9.81) <= 1e-6);
+    EXPECT(pivot_world_contact_flags(world, NULL, 1, &count) == PIVOT_ERROR);
+    pivot_world_destroy(world);
+}
+
 /* Contact settings from C (0.8): a 0.1 m sphere 0.15 m above the ground
    (a gap of 0.15 m) is a speculative contact after one 1/60 s step with a
    contact margin of 0.2 m, and none with the default 0.01 m (its sweep adds
@@ -985,17 +1119,36 @@ static uint32_t contacts_after_one_step(pivot_engine* engine, double margin) {
 /* Which solver a world uses (0.8): none named while the engine chooses per
    island; the registered id of the one pivot_world_set_solver named, short
    names resolved; the old one after a refused swap. */
+/* Which solver a world uses is readable (0.8) and saved with its state
+   (0.9): restoring a state saved under the engine's choice goes back to it,
+   one saved under PGS back to PGS. */
 static void the_solver_is_readable(pivot_engine* engine) {
     pivot_world* world = NULL;
     pivot_world_settings settings;
+    unsigned char* automatic = NULL;
+    unsigned char* pgs = NULL;
+    size_t automatic_size = 0, pgs_size = 0;
     pivot_world_settings_init(&settings);
     CALL(pivot_world_create(engine, &settings, &world));
     EXPECT(pivot_world_solver(world) == NULL);
+    EXPECT(pivot_world_save_state(world, NULL, 0, &automatic_size) == PIVOT_ERROR);
+    automatic = (unsigned char*)malloc(automatic_size);
+    CALL(pivot_world_save_state(world, automatic, automatic_size, &automatic_size));
     CALL(pivot_world_set_solver(world, "pgs", NULL));
     EXPECT(pivot_world_solver(world) != NULL && strcmp(pivot_world_solver(world), "pivot.solver.pgs") == 0);
     EXPECT(pivot_world_set_solver(world, "pivot.solver.none", NULL) == PIVOT_ERROR);
     EXPECT(pivot_world_solver(world) != NULL && strcmp(pivot_world_solver(world), "pivot.solver.pgs") == 0);
     EXPECT(pivot_world_solver(NULL) == NULL);
+    EXPECT(pivot_world_save_state(world, NULL, 0, &pgs_size) == PIVOT_ERROR);
+    pgs = (unsigned char*)malloc(pgs_size);
+    CALL(pivot_world_save_state(world, pgs, pgs_size, &pgs_size));
+    CALL(pivot_world_restore_state(world, automatic, automatic_size));
+    EXPECT(pivot_world_solver(world) == NULL);
+    CALL(pivot_world_set_solver(world, "dantzig", NULL));
+    CALL(pivot_world_restore_state(world, pgs, pgs_size));
+    EXPECT(pivot_world_solver(world) != NULL && strcmp(pivot_world_solver(world), "pivot.solver.pgs") == 0);
+    free(automatic);
+    free(pgs);
     pivot_world_destroy(world);
 }
 
@@ -1199,6 +1352,9 @@ int main(void) {
     drives_are_readable(engine);
     joints_change_while_running(engine);
     winch_lifts_and_lowers(engine);
+    material_pairs_from_code(engine);
+    unnamed_bodies_get_an_index_name(engine);
+    speculative_contacts_are_flagged(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

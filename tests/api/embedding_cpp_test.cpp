@@ -475,3 +475,30 @@ TEST(EmbeddingCpp, ShapeArraysAreSteppedByTheirStructSize) {
 }
 
 }  // namespace
+
+namespace {
+
+// The log sink of the wrapper (pivot::sdk::set_log_sink): a breakable joint
+// that breaks is logged at info level with the source "pivot" and the
+// joint's name; an empty sink goes back to stderr.
+TEST(EmbeddingCpp, TheLogSinkGetsTheEnginesMessages) {
+    std::vector<std::string> messages;
+    pivot::sdk::set_log_sink([&](pivot_log_level level, const std::string& source, const std::string& message) {
+        if (level == PIVOT_LOG_INFO && source == "pivot") messages.push_back(message);
+    });
+    pivot::sdk::set_log_level(PIVOT_LOG_INFO);
+    Engine engine;
+    World world = engine.scene_from_json(R"({
+      "format": "pivot-scene/1", "settings": { "timestep": 0.016666666666666666 },
+      "bodies": [ { "name": "bob", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0, 0, -1] } ],
+      "joints": [ { "name": "weak", "type": "spherical", "body1": "world", "body2": "bob",
+                    "anchor": [0, 0, 0], "break_force": 5 } ] })");
+    world.step(1);  // m g = 9.81 N > 5 N: it breaks after the first step
+    pivot::sdk::set_log_sink(nullptr);
+    pivot::sdk::set_log_level(PIVOT_LOG_WARNING);
+    ASSERT_EQ(messages.size(), 1u);
+    EXPECT_NE(messages[0].find("joint 'weak' broke"), std::string::npos) << messages[0];
+    EXPECT_EQ(world.joint_enabled(0), std::make_pair(false, true));
+}
+
+}  // namespace

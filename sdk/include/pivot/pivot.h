@@ -90,7 +90,11 @@
  * pivot_world_statistics gains joints_broken (appended); adding to a world
  * keeps the other joints' warm starts. Winches: pivot_cable_desc gains
  * reel_speed, min_length and max_length (appended);
- * pivot_world_set_cable_reel_speed and pivot_world_cable_length.
+ * pivot_world_set_cable_reel_speed and pivot_world_cable_length. Material
+ * pairs from code: pivot_material_pair_desc and pivot_world_add_material_pair.
+ * pivot_world_contact_flags says which contacts are speculative. A body
+ * built in code may go unnamed ("#<index>"). The saved state includes the
+ * solver that takes the islands.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -266,6 +270,29 @@ typedef struct pivot_material_desc {
 PIVOT_API void pivot_material_desc_init(pivot_material_desc* material);
 PIVOT_API pivot_status pivot_world_add_material(pivot_world* world, const pivot_material_desc* material);
 
+/* (0.9) What contacts between two materials use instead of the combination
+   rule (docs/scene-format.md "material_pairs": mu = sqrt(mu1 mu2),
+   restitution the larger, compliances in series, damping the larger); a
+   later pair of the same two materials replaces an earlier one. */
+#define PIVOT_PAIR_RESTITUTION 0x1u /* pivot_material_pair_desc.overrides: restitution is set */
+#define PIVOT_PAIR_COMPLIANCE 0x2u  /* compliance is set */
+#define PIVOT_PAIR_DAMPING 0x4u     /* damping is set */
+typedef struct pivot_material_pair_desc {
+    uint32_t struct_size;
+    uint32_t overrides;          /* PIVOT_PAIR_* bits: which of the three values below replace the rule */
+    const char* material1;       /* two defined material names (may be equal) */
+    const char* material2;
+    const char* friction_model;  /* friction plugin id; NULL: the first material's model */
+    const char* friction_params; /* JSON object, all of the model's parameters (nothing is combined);
+                                    NULL: combined by the rule, or the model's defaults when
+                                    friction_model is set */
+    double restitution;          /* [0, 1] */
+    double compliance;           /* m/N */
+    double damping;              /* N s/m */
+} pivot_material_pair_desc;
+PIVOT_API void pivot_material_pair_desc_init(pivot_material_pair_desc* pair);
+PIVOT_API pivot_status pivot_world_add_material_pair(pivot_world* world, const pivot_material_pair_desc* pair);
+
 typedef struct pivot_shape_desc {
     uint32_t struct_size;
     uint32_t reserved;
@@ -285,7 +312,8 @@ PIVOT_API pivot_status pivot_world_add_static_shape(pivot_world* world, const pi
 typedef struct pivot_body_desc {
     uint32_t struct_size;
     uint32_t fixed;              /* nonzero: immovable (still collides) */
-    const char* name;            /* unique; "world" is reserved */
+    const char* name;            /* unique; "world" is reserved; NULL or "" (0.9): the body is
+                                    named "#<index>" (pivot_world_body_name) */
     double mass;                 /* kg, > 0; default 1 */
     double inertia[9];           /* kg m^2, body frame at the centre of mass, row-major SPD; default identity */
     double position[3];          /* m, centre of mass */
@@ -514,6 +542,18 @@ typedef struct pivot_contact_cables {
 } pivot_contact_cables;
 PIVOT_API pivot_status pivot_world_contact_cables(const pivot_world* world, pivot_contact_cables* cables,
                                                   uint32_t capacity, uint32_t* count);
+/* (0.9) What each contact of pivot_world_contacts is (same step, order,
+   count and capacity rules): PIVOT_CONTACT_* bits. A speculative contact
+   is a pair of shapes within the contact margin that did not touch at the
+   start of the step (depth < 0): it is in the problem so that the bodies
+   cannot pass each other within the step, and carries a force only if
+   they close the gap during it. A sensor counting touches should skip
+   them (pivot run's --contacts file leaves them out unless they carry a
+   force). */
+#define PIVOT_CONTACT_SPECULATIVE 0x1u /* the shapes did not touch (depth < 0) */
+#define PIVOT_CONTACT_FORCE 0x2u       /* it carried a normal force in the step */
+PIVOT_API pivot_status pivot_world_contact_flags(const pivot_world* world, uint32_t* flags, uint32_t capacity,
+                                                 uint32_t* count);
 
 /* Room for the step's stages in pivot_world_statistics.stage_seconds. */
 #define PIVOT_STEP_STAGE_CAPACITY 24

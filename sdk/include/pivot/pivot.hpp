@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +33,31 @@ public:
 inline void check(pivot_status status) {
     if (status != PIVOT_OK && status != PIVOT_WARNING) throw Error(pivot_last_error());
 }
+
+// Logging (pivot_set_log_callback): `sink` gets every message of the
+// engine and its plugins from now on, process-wide, on the thread that logs,
+// one call at a time; it must not call Pivot or throw (an exception is
+// swallowed). An empty sink goes back to stderr. The sink is kept in a
+// function-local static: set it before worlds step on other threads.
+using LogSink = std::function<void(pivot_log_level level, const std::string& source, const std::string& message)>;
+inline void set_log_sink(LogSink sink) {
+    static LogSink installed;
+    if (!sink) {
+        pivot_set_log_callback(nullptr, nullptr);
+        installed = nullptr;
+        return;
+    }
+    installed = std::move(sink);
+    pivot_set_log_callback(
+        [](void* user, pivot_log_level level, const char* source, const char* message) {
+            try {
+                (*static_cast<LogSink*>(user))(level, source != nullptr ? source : "", message != nullptr ? message : "");
+            } catch (...) {
+            }
+        },
+        &installed);
+}
+inline void set_log_level(pivot_log_level level) { check(pivot_set_log_level(level)); }
 
 class World;
 
@@ -242,6 +268,15 @@ public:
         check(pivot_world_contacts(world_, nullptr, 0, &count));
         std::vector<pivot_contact> out(count);
         check(pivot_world_contacts(world_, out.data(), count, &count));
+        out.resize(count);
+        return out;
+    }
+    // Per contact of contacts(), in the same order: PIVOT_CONTACT_* bits (speculative, force).
+    std::vector<uint32_t> contact_flags() const {
+        uint32_t count = 0;
+        check(pivot_world_contact_flags(world_, nullptr, 0, &count));
+        std::vector<uint32_t> out(count);
+        check(pivot_world_contact_flags(world_, out.data(), count, &count));
         out.resize(count);
         return out;
     }
