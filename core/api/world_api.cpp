@@ -239,7 +239,7 @@ PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint
         auto& out = require(reaction, "pivot_world_joint_reaction", "reaction");
         const pivot::JointReaction& r = w.reaction(checked_joint(w, joint, "pivot_world_joint_reaction"));
         for (int k = 0; k < 3; ++k) out.force[k] = r.force[k], out.torque[k] = r.torque[k];
-        out.position_error = r.position_error;
+        out.position_error = w.joint_error_now(joint);  // after the step, not the one it started from
     });
 }
 
@@ -321,7 +321,7 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.fallbacks = s.fallbacks;
         out.solver_iterations = s.solver_iterations;
         out.solver_residual = s.solver_residual_max;
-        out.max_joint_error = s.max_joint_error;
+        out.max_joint_error = w.max_joint_error_now();  // after the step
         out.step_seconds = 0.0;
         for (double t : s.stage_seconds) out.step_seconds += t;
         const pivot::Energy e = w.energy();

@@ -374,6 +374,13 @@ public:
     // The contacts of the last step.
     const std::vector<ContactReport>& contacts() const;
     Energy energy() const;
+    // A joint's position error (the largest |violation| of its equality
+    // rows, m or rad) in the current state, i.e. after the last step, and
+    // the largest of all joints'; JointReaction::position_error and
+    // StepStatistics::max_joint_error are the ones the last step started
+    // from. Each asks the joints' plugins for their rows (a disabled joint: 0).
+    double joint_error_now(JointId j) const;
+    double max_joint_error_now() const;
 
     // The complete state as bytes (world_snapshot.cpp), and back: a restored
     // world continues bitwise as the saved one did. The buffer fits only the
@@ -432,6 +439,10 @@ private:
     void cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const;
     // World pose and twist of an attachment now.
     void attachment_frame(const Attachment& a, double pose[7], double twist[6]) const;
+    // Calls visit(joint, rows, count) with the rows of every enabled joint
+    // at the current state (energy, joint errors), one joint at a time.
+    void for_each_joint_rows_now(
+        const std::function<void(uint32_t joint, const pivot_row* rows, uint32_t count)>& visit) const;
 
     const PluginRegistry* registry_;
     WorldModel model_;
@@ -476,6 +487,8 @@ private:
     // at a time, readers included (pivot.h's thread rules).
     mutable PluginOutput<double> frame_jacobian_;
     PluginOutput<double> reel_nodes_;  // set_cable_length: the two reference nodes' coordinates
+    mutable PluginOutput<pivot_row> now_rows_;     // for_each_joint_rows_now, joint_error_now
+    mutable PluginOutput<double> now_jacobians_;
 };
 
 }  // namespace pivot

@@ -94,7 +94,9 @@
  * pairs from code: pivot_material_pair_desc and pivot_world_add_material_pair.
  * pivot_world_contact_flags says which contacts are speculative. A body
  * built in code may go unnamed ("#<index>"). The saved state includes the
- * solver that takes the islands.
+ * solver that takes the islands. pivot_joint_reaction.position_error and
+ * pivot_world_statistics.max_joint_error are the errors after the step,
+ * no longer those it started from.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -506,7 +508,8 @@ PIVOT_API pivot_status pivot_world_joint_coordinate(const pivot_world* world, ui
 typedef struct pivot_joint_reaction {
     double force[3];       /* N, on body 2 at its joint frame, world (body 1: the opposite) */
     double torque[3];      /* N m, about that point, world */
-    double position_error; /* largest |violation| of its equality rows (m or rad) */
+    double position_error; /* largest |violation| of its equality rows (m or rad), after the
+                              step (0.9; before: at the start of the step) */
 } pivot_joint_reaction;
 /* Of the last step. */
 PIVOT_API pivot_status pivot_world_joint_reaction(const pivot_world* world, uint32_t joint,
@@ -570,7 +573,8 @@ typedef struct pivot_world_statistics {
     uint32_t fallbacks;        /* islands solved by a fallback solver */
     uint32_t solver_iterations;
     double solver_residual;    /* largest residual of the step's islands (N s) */
-    double max_joint_error;    /* m or rad */
+    double max_joint_error;    /* m or rad: the largest joint position error after the last
+                                  step (0.9; before: at its start, a step late) */
     double step_seconds;       /* wall time of the last step */
     double kinetic_energy;     /* J, now */
     double potential_energy;   /* J, gravitational (zero at the origin) plus elastic */
