@@ -189,6 +189,39 @@ PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32
     });
 }
 
+PIVOT_API pivot_status pivot_world_remove_body(pivot_world* world, uint32_t body) {
+    return guarded("pivot_world_remove_body", [&] {
+        auto& w = world_of(world, "pivot_world_remove_body");
+        w.remove_body(checked_body(w, body, "pivot_world_remove_body"));
+    });
+}
+
+PIVOT_API pivot_status pivot_world_remove_joint(pivot_world* world, uint32_t joint) {
+    return guarded("pivot_world_remove_joint", [&] {
+        auto& w = world_of(world, "pivot_world_remove_joint");
+        w.remove_joint(checked_joint(w, joint, "pivot_world_remove_joint"));
+    });
+}
+
+PIVOT_API pivot_status pivot_world_remove_cable(pivot_world* world, uint32_t cable) {
+    return guarded("pivot_world_remove_cable", [&] {
+        auto& w = world_of(world, "pivot_world_remove_cable");
+        checked_cable(w, cable, "pivot_world_remove_cable");
+        w.remove_cable(cable);
+    });
+}
+
+PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_kind kind, uint32_t index) {
+    if (world == nullptr) return 0;
+    const pivot::World& w = *world->world;
+    switch (kind) {
+        case PIVOT_OBJECT_BODY: return index < w.body_count() && w.body_removed(index) ? 1u : 0u;
+        case PIVOT_OBJECT_JOINT: return index < w.joint_count() && w.joint_removed(index) ? 1u : 0u;
+        case PIVOT_OBJECT_CABLE: return index < w.cable_count() && w.cable_removed(index) ? 1u : 0u;
+    }
+    return 0;
+}
+
 PIVOT_API pivot_status pivot_world_set_joint_enabled(pivot_world* world, uint32_t joint, uint32_t enabled,
                                                      uint32_t at_current_pose) {
     return guarded("pivot_world_set_joint_enabled", [&] {

@@ -24,6 +24,9 @@ bool finite(const Contact& c) {
     return c.position.allFinite() && c.normal.allFinite() && std::isfinite(c.depth);
 }
 
+// The number a shape's contact ids are made from (Shape::key).
+std::uint32_t key(const ShapeInstance& s) { return s.shape.key != Shape::kIndexKey ? s.shape.key : s.index; }
+
 }  // namespace
 
 std::size_t collide(const ShapeInstance& a, const ShapeInstance& b, double margin, ContactBuffer& out) {
@@ -46,7 +49,7 @@ std::size_t collide(const ShapeInstance& a, const ShapeInstance& b, double margi
             c.normal = -c.normal;
             std::swap(c.shape_a, c.shape_b);
         }
-        c.id = contact_id(c.shape_a, c.shape_b, c.feature);
+        c.id = contact_id(key(a), key(b), c.feature);  // c.shape_a is a's again
         out.contacts[keep++] = c;
     }
     out.contacts.resize(keep);

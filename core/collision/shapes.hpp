@@ -56,6 +56,11 @@ struct Shape {
     Pose local;                                // relative to the owner body (world for static shapes)
     std::uint32_t material = 0;                // index into the caller's material table
     std::int32_t body = kStaticBody;           // owner body index, or kStaticBody
+    // What its contacts' persistent ids are made from (contact_id): a number
+    // the owner keeps for the shape while others come and go; kIndexKey:
+    // the shape's index in its CollisionWorld.
+    static constexpr std::uint32_t kIndexKey = 0xFFFFFFFFu;
+    std::uint32_t key = kIndexKey;
 
     static Shape sphere(double r) { Shape s; s.type = ShapeType::sphere; s.radius = r; return s; }
     static Shape box(const Vec3& full_size) { Shape s; s.type = ShapeType::box; s.size = full_size; return s; }
@@ -96,7 +101,7 @@ struct Contact {
     std::uint32_t shape_a = 0;
     std::uint32_t shape_b = 0;
     std::uint32_t feature = 0;  // which features touch (pair-family specific, see narrowphase.hpp)
-    std::uint64_t id = 0;       // contact_id(shape_a, shape_b, feature)
+    std::uint64_t id = 0;       // contact_id(key of shape A, key of shape B, feature) (Shape::key)
 };
 
 // A persistent id: a deterministic 64-bit mix of (shape A, shape B, feature).

@@ -376,6 +376,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         const JointRecord& record = model.joints[j];
         s.joint_split_active[j] = 0;
+        if (record.removed) continue;
         // A joint to the world (or a fixed element) takes none: its force
         // turns with the one body that moves (a pendulum's rod force turns
         // with the rod; damping that would slow every pendulum).

@@ -56,6 +56,7 @@ void place_joint_frames(const WorldModel& model, const WorldState& state, StepSc
     }
     // World attachments: fixed poses, zero twist.
     for (const JointRecord& record : model.joints) {
+        if (record.removed) continue;  // a tombstone (World::remove_joint)
         auto& rows = s.joint_rows[record.group];
         for (int side = 0; side < 2; ++side) {
             const Attachment& a = side == 0 ? record.frame1 : record.frame2;

@@ -18,6 +18,7 @@ void report_joints(const WorldModel& model, const WorldState& state, const StepS
     out.statistics.max_joint_error = 0.0;
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         const JointRecord& record = model.joints[j];
+        if (record.removed) continue;  // a tombstone (World::remove_joint): no group, its reaction stays zero
         const JointGroup& jg = model.joint_groups[record.group];
         const auto& rows = s.joint_rows[record.group];
         JointReaction& reaction = out.reactions[j];

@@ -96,6 +96,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     uint32_t jacobian_values = 0;  // upper bound of J values per step
     for (uint32_t j = 0; j < joints; ++j) {
         const JointRecord& joint = model.joints[j];
+        if (joint.removed) continue;  // a tombstone: no frames
         const uint32_t max_rows = model.joint_groups[joint.group].max_rows;
         for (int side = 0; side < 2; ++side) {
             const Attachment& a = side == 0 ? joint.frame1 : joint.frame2;
@@ -164,7 +165,9 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     const auto samples = static_cast<uint32_t>(model.contact_samples.size());
     s.group_samples.assign(model.element_groups.size(), {});
     std::vector<int32_t> cable_of_group(model.element_groups.size(), -1);
-    for (uint32_t c = 0; c < model.cables.size(); ++c) cable_of_group[model.cables[c].group] = static_cast<int32_t>(c);
+    for (uint32_t c = 0; c < model.cables.size(); ++c) {
+        if (!model.cables[c].removed) cable_of_group[model.cables[c].group] = static_cast<int32_t>(c);
+    }
     for (uint32_t k = 0; k < samples; ++k) {
         const WorldModel::ContactSample& sample = model.contact_samples[k];
         const uint32_t group = model.element_group[sample.element];
@@ -172,6 +175,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         collision::Shape sphere = collision::Shape::sphere(cable.radius);
         sphere.material = cable.material;
         sphere.body = static_cast<int32_t>(elements + k);
+        sphere.key = 0x80000000u | k;  // apart from the model's shapes' keys (contact ids)
         s.collision.add_shape(sphere);
         auto& gs = s.group_samples[group];
         if (gs.points.empty()) gs.first_sample = k;
@@ -217,6 +221,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     };
     std::vector<int32_t> side1, side2;
     for (const JointRecord& joint : model.joints) {
+        if (joint.removed) continue;
         if (joint.frame1.element == Attachment::kWorld || joint.frame2.element == Attachment::kWorld) continue;
         collision_bodies(joint.frame1.element, side1);
         collision_bodies(joint.frame2.element, side2);
@@ -243,9 +248,12 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.group_contact_points.assign(model.element_groups.size(), {});
     s.friction_batches.assign(model.friction_instances.size(), {});
     s.body_of_element.assign(elements, -1);
-    for (uint32_t b = 0; b < model.bodies.size(); ++b) s.body_of_element[model.bodies[b].element] = static_cast<int32_t>(b);
+    for (uint32_t b = 0; b < model.bodies.size(); ++b) {
+        if (!model.bodies[b].removed) s.body_of_element[model.bodies[b].element] = static_cast<int32_t>(b);
+    }
     s.cable_of_element.assign(elements, -1);
     for (uint32_t c = 0; c < model.cables.size(); ++c) {
+        if (model.cables[c].removed) continue;
         const ElementGroup& g = model.element_groups[model.cables[c].group];
         std::fill_n(s.cable_of_element.begin() + g.first, g.count, static_cast<int32_t>(c));
     }

@@ -121,6 +121,7 @@ void World::add_static_shape(const ShapeDescription& shape) {
     const std::string where = fmt::format("static shape {}", model_.shapes.size());
     collision::Shape s = make_shape(shape, where, true);
     s.body = collision::kStaticBody;
+    s.key = model_.next_shape_key++;
     model_.shapes.push_back(s);
     scratch_.reset();
 }
@@ -161,10 +162,13 @@ void World::relayout() {
     }
     model_.element_count = element;
     model_.element_damping.assign(element, {0.0, 0.0});
-    for (const BodyRecord& b : model_.bodies) model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
+    for (const BodyRecord& b : model_.bodies) {
+        if (!b.removed) model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
+    }
     // Contact samples of the cables: Gauss-Legendre points of each element.
     model_.contact_samples.clear();
     for (const CableRecord& cable : model_.cables) {
+        if (cable.removed) continue;
         const ElementGroup& g = model_.element_groups[cable.group];
         for (uint32_t e = 0; e < g.count; ++e) {
             const double length = g.item_params[static_cast<size_t>(e) * g.item_stride + cable.length_param];
@@ -273,7 +277,7 @@ void World::for_each_joint_rows_now(
 }
 
 double World::joint_error_now(JointId j) const {
-    const JointRecord& record = model_.joints.at(j);
+    const JointRecord& record = live_joint(j, "joint_error");
     double error = 0.0;
     if (!record.enabled) return error;
     const JointGroup& g = model_.joint_groups[record.group];

@@ -97,6 +97,7 @@ struct CableRecord {
     double contact_s[kContactPoints] = {};  // Gauss-Legendre points on [0, 1]
     double contact_w[kContactPoints] = {};  // and weights (sum 1)
     std::vector<uint32_t> attachment_joints;  // joints created for its "attach" entries
+    bool removed = false;                     // World::remove_cable: a tombstone keeping the ids of the others
     // Its winch (CableDescription): the deployed (reference) length, the
     // sum of its elements' lengths, changes by h reel_speed per step
     // within [min_length, max_length] (World::reel_cables).
@@ -147,6 +148,7 @@ struct JointRecord {
     bool broken = false;        // disabled by its break threshold (JointDescription::break_force)
     double break_force = 0.0;   // N, 0 = unbreakable
     double break_torque = 0.0;  // N m, 0 = unbreakable
+    bool removed = false;       // World::remove_joint: a tombstone (no group member) keeping the others' ids
 };
 
 // Where an enabled joint's frames are when World::set_joint_enabled turns it on.
@@ -165,6 +167,7 @@ struct BodyRecord {
     double mass = 0.0;     // kg
     double linear_damping = 0.0;   // N s/m (BodyDescription)
     double angular_damping = 0.0;  // N m s/rad
+    bool removed = false;          // World::remove_body: a tombstone (no element) keeping the others' ids
 };
 
 // What two touching materials use: the friction-model instance of the pair
@@ -210,6 +213,7 @@ struct WorldModel {
     // materials (materials x materials) the friction instance and normal law.
     std::vector<MaterialDescription> materials;
     std::vector<collision::Shape> shapes;
+    uint32_t next_shape_key = 0;  // Shape::key of the next shape added (contact ids survive removals)
     std::vector<PluginInstance> friction_instances;
     std::vector<MaterialPair> material_pairs;
     std::vector<MaterialPairDescription> material_pair_overrides;
@@ -345,6 +349,18 @@ public:
     void set_motor_position(JointId j, double position);
     void set_motor_force(JointId j, double force);
 
+    // Removal between steps (world_removal.cpp, docs/engine.md "Changing a
+    // world while it runs"): a body with the joints attached to it, a joint,
+    // a cable with its attachment joints. The ids of everything else stay
+    // valid (a removed id is refused by every call, with its name); its name
+    // may be used again.
+    void remove_body(BodyId b);
+    void remove_joint(JointId j);
+    void remove_cable(CableId c);
+    bool body_removed(BodyId b) const { return model_.bodies.at(b).removed; }
+    bool joint_removed(JointId j) const { return model_.joints.at(j).removed; }
+    bool cable_removed(CableId c) const { return model_.cables.at(c).removed; }
+
     // Joints on and off between steps (docs/engine.md "Changing a world
     // while it runs"): a disabled joint writes no rows and starts from a
     // zero warm start when enabled again; enabling clears `broken`.
@@ -423,6 +439,18 @@ private:
     // throws pivot::Error naming `where` when either fails.
     void probe_friction_model(const PluginRecord& plugin, const nlohmann::json& params, const std::string& where) const;
     void relayout();  // offsets of groups, elements and impulses after a model change
+    // The record of a body, joint or cable that is not removed; throws
+    // "<kind> '<name>': <call>: it was removed" otherwise.
+    const BodyRecord& live_body(BodyId b, const char* call) const;
+    const JointRecord& live_joint(JointId j, const char* call) const;
+    const CableRecord& live_cable(CableId c, const char* call) const;
+    // remove_joint without the relayout (remove_body and remove_cable take
+    // several joints out, then lay out once).
+    void take_out_joint(JointId j);
+    // Element indices above `element` move down by `count` (the elements
+    // [element, element + count) were taken out; the inverse of
+    // shift_elements_from).
+    void unshift_elements_from(uint32_t element, uint32_t count);
     // Writes a motor target: the per-item parameter with `role` of joint j.
     void set_motor_target(JointId j, pivot_param_role role, double value, const char* call, const char* missing);
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;

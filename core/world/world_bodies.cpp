@@ -91,7 +91,7 @@ void World::body_velocities(const ElementGroup& g, const double* item_params, co
 }
 
 void World::body_frame(BodyId b, double pose[7], double twist[6]) const {
-    const BodyRecord& r = model_.bodies.at(b);
+    const BodyRecord& r = live_body(b, "read");
     const ElementGroup& g = model_.element_groups[r.group];
     const uint32_t e = r.element - g.first;
     const pivot_element_batch batch{1, g.item_stride, g.item_params.data() + e * g.item_stride,
@@ -121,7 +121,7 @@ BodyId World::add_body(const BodyDescription& body) {
     const std::string where = fmt::format("body '{}'", name);
     if (name == "world") throw Error("body 'world': the name 'world' is reserved for the fixed world frame");
     if (body_by_name_.count(name)) throw Error(where + ": name: another body already has this name");
-    const auto named = [&](const CableRecord& c) { return c.name == name; };
+    const auto named = [&](const CableRecord& c) { return !c.removed && c.name == name; };
     if (std::any_of(model_.cables.begin(), model_.cables.end(), named)) {
         throw Error(where + ": name: a cable already has this name");
     }
@@ -130,7 +130,7 @@ BodyId World::add_body(const BodyDescription& body) {
         const BodyRecord* lightest = nullptr;
         const BodyRecord* heaviest = nullptr;
         for (const BodyRecord& b : model_.bodies) {
-            if (model_.fixed[b.element]) continue;
+            if (b.removed || model_.fixed[b.element]) continue;
             if (!lightest || b.mass < lightest->mass) lightest = &b;
             if (!heaviest || b.mass > heaviest->mass) heaviest = &b;
         }
@@ -189,6 +189,7 @@ BodyId World::add_body(const BodyDescription& body) {
     shift_elements_from(element_at);
     for (auto& shape : shapes) {
         shape.body = static_cast<int32_t>(element_at);
+        shape.key = model_.next_shape_key++;
         model_.shapes.push_back(shape);
     }
     model_.bodies.push_back({name, group, element_at, body.mass, body.linear_damping, body.angular_damping});
@@ -237,7 +238,7 @@ void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<
                                 where, norm));
     }
     check_position(p, where, "position");
-    const BodyRecord& r = model_.bodies.at(b);
+    const BodyRecord& r = live_body(b, "set_pose");
     const ElementGroup& g = model_.element_groups[r.group];
     const double pose[7] = {p[0], p[1], p[2], o[0] / norm, o[1] / norm, o[2] / norm, o[3] / norm};
     std::vector<double> q(g.nq);
@@ -249,7 +250,7 @@ void World::set_pose(BodyId b, const std::array<double, 3>& p, const std::array<
 void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const std::array<double, 3>& angular) {
     const std::string where = fmt::format("body '{}': set_velocity", body_name(b));
     check_velocity(linear, angular, where);
-    const BodyRecord& r = model_.bodies.at(b);
+    const BodyRecord& r = live_body(b, "set_velocity");
     const ElementGroup& g = model_.element_groups[r.group];
     const uint32_t e = r.element - g.first;
     const double twist[6] = {linear[0], linear[1], linear[2], angular[0], angular[1], angular[2]};
@@ -261,7 +262,8 @@ void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const st
 }
 
 void World::set_damping(BodyId b, double linear, double angular) {
-    BodyRecord& r = model_.bodies.at(b);
+    live_body(b, "set_damping");
+    BodyRecord& r = model_.bodies[b];
     check_damping(linear, angular, fmt::format("body '{}': set_damping", r.name));
     r.linear_damping = linear;
     r.angular_damping = angular;
@@ -269,6 +271,7 @@ void World::set_damping(BodyId b, double linear, double angular) {
 }
 
 void World::set_external_force(BodyId b, const std::array<double, 3>& force, const std::array<double, 3>& torque) {
+    live_body(b, "set_external_force");
     if (!all_finite(force.data(), 3) || !all_finite(torque.data(), 3)) {
         throw Error(fmt::format("body '{}': external force: must be finite", body_name(b)));
     }

@@ -25,7 +25,8 @@ CableId World::add_cable(const CableDescription& cable) {
     const std::string where = fmt::format("cable '{}'", cable.name);
     if (cable.name.empty()) throw Error("cable: name must not be empty");
     if (cable.name == "world" || body_by_name_.count(cable.name) ||
-        std::any_of(model_.cables.begin(), model_.cables.end(), [&](const CableRecord& c) { return c.name == cable.name; })) {
+        std::any_of(model_.cables.begin(), model_.cables.end(),
+                    [&](const CableRecord& c) { return !c.removed && c.name == cable.name; })) {
         throw Error(where + ": name: another body or cable already has this name (or it is 'world')");
     }
     if (!all_finite(cable.start.data(), 3)) throw Error(where + ": start: must be 3 finite numbers");
@@ -261,7 +262,7 @@ CableId World::add_cable(const CableDescription& cable) {
 }
 
 void World::set_cable_reel_speed(CableId c, double speed) {
-    check_reel_speed(speed, fmt::format("cable '{}': set_reel_speed", model_.cables.at(c).name));
+    check_reel_speed(speed, fmt::format("cable '{}': set_reel_speed", live_cable(c, "set_reel_speed").name));
     model_.cables[c].reel_speed = speed;
 }
 
@@ -269,7 +270,7 @@ void World::reel_cables() {
     const double h = model_.settings.timestep;
     for (uint32_t c = 0; c < model_.cables.size(); ++c) {
         const CableRecord& cable = model_.cables[c];
-        if (cable.reel_speed == 0.0) continue;
+        if (cable.removed || cable.reel_speed == 0.0) continue;
         const double length = std::clamp(cable.length + h * cable.reel_speed, cable.min_length, cable.max_length);
         if (length == cable.length) continue;  // stopped at its limit
         set_cable_length(c, length);
@@ -318,17 +319,17 @@ void World::set_cable_length(CableId c, double length) {
 
 CableId World::cable(std::string_view name) const {
     for (uint32_t c = 0; c < model_.cables.size(); ++c) {
-        if (model_.cables[c].name == name) return c;
+        if (!model_.cables[c].removed && model_.cables[c].name == name) return c;
     }
     throw Error(fmt::format("no cable named '{}'", name));
 }
 
 uint32_t World::cable_node_count(CableId c) const {
-    return model_.element_groups[model_.cables.at(c).group].node_count();
+    return model_.element_groups[live_cable(c, "nodes").group].node_count();
 }
 
 void World::cable_point(CableId c, uint32_t element, double s, double pose[7], double twist[6]) const {
-    const ElementGroup& g = model_.element_groups[model_.cables.at(c).group];
+    const ElementGroup& g = model_.element_groups[live_cable(c, "read").group];
     if (element >= g.count || !(s >= 0.0 && s <= 1.0)) {
         throw Error(fmt::format("cable '{}': no point at element {}, s = {}", model_.cables[c].name, element, s));
     }
@@ -339,7 +340,7 @@ void World::cable_point(CableId c, uint32_t element, double s, double pose[7], d
 }
 
 void World::cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const {
-    const uint32_t elements = model_.element_groups[model_.cables.at(c).group].count;
+    const uint32_t elements = model_.element_groups[live_cable(c, "read").group].count;
     if (node > elements) throw Error(fmt::format("cable '{}': no node {}", model_.cables[c].name, node));
     // Node n is the start of element n; the last node the end of the last element.
     if (node < elements) {

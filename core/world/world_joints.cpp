@@ -220,7 +220,8 @@ JointId World::add_joint(const JointDescription& joint) {
 }
 
 void World::set_joint_enabled(JointId j, bool enabled, JointAnchor anchor) {
-    JointRecord& record = model_.joints.at(j);
+    live_joint(j, "set_enabled");
+    JointRecord& record = model_.joints[j];
     if (enabled && anchor == JointAnchor::current_pose) {
         const JointGroup& g = model_.joint_groups[record.group];
         const PluginRecord& plugin = g.instance.plugin();
@@ -240,7 +241,7 @@ void World::set_joint_enabled(JointId j, bool enabled, JointAnchor anchor) {
             const uint32_t element = record.frame2.element;
             const std::string* body2 = nullptr;
             for (const BodyRecord& b : model_.bodies) {
-                if (element != Attachment::kWorld && b.element == element) body2 = &b.name;
+                if (!b.removed && element != Attachment::kWorld && b.element == element) body2 = &b.name;
             }
             if (element != Attachment::kWorld && body2 == nullptr) {
                 throw Error(fmt::format("joint '{}': enable at the current pose: its second frame is on a cable "
@@ -283,7 +284,7 @@ JointId World::insert_joint(std::string name, const PluginRecord& plugin, const 
 
 void World::set_motor_target(JointId j, pivot_param_role role, double value, const char* call,
                              const char* missing) {
-    const JointRecord& record = model_.joints.at(j);
+    const JointRecord& record = live_joint(j, call);
     JointGroup& g = model_.joint_groups[record.group];
     const uint32_t offset = item_offset_of_role(g.instance.plugin().params, role);
     const bool found = offset != UINT32_MAX;
@@ -308,7 +309,7 @@ void World::set_motor_force(JointId j, double force) {
 }
 
 bool World::has_joint_coordinate(JointId j) const {
-    const JointRecord& record = model_.joints.at(j);
+    const JointRecord& record = live_joint(j, "coordinate");
     return model_.joint_groups[record.group].instance.plugin().joint.coordinate != nullptr;
 }
 
@@ -326,7 +327,7 @@ void World::break_joints() {
 }
 
 std::array<double, 2> World::joint_coordinate(JointId j) const {
-    const JointRecord& record = model_.joints.at(j);
+    const JointRecord& record = live_joint(j, "coordinate");
     const JointGroup& g = model_.joint_groups[record.group];
     const PluginRecord& plugin = g.instance.plugin();
     if (plugin.joint.coordinate == nullptr) {

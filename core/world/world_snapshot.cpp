@@ -285,7 +285,9 @@ void World::read_state(const uint8_t* data, size_t size) {
         if (scratch_) update_attachment_point(model_, *scratch_, static_cast<uint32_t>(j));
     }
     for (size_t c = 0; c < cables.size(); ++c) {
-        if (cables[c][0] != model_.cables[c].length) set_cable_length(static_cast<CableId>(c), cables[c][0]);
+        if (!model_.cables[c].removed && cables[c][0] != model_.cables[c].length) {
+            set_cable_length(static_cast<CableId>(c), cables[c][0]);
+        }
         model_.cables[c].reel_speed = cables[c][1];
     }
     WorldSettings& settings = model_.settings;

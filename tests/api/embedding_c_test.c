@@ -1131,6 +1131,59 @@ static void joint_error_is_after_the_step(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* Removal from C (0.9): a chain of two balls; removing the upper ball
+   takes its two joints with it, the lower ball then falls freely
+   (v_n = v_0 - n h g); the indices stay, the removed ones are refused and
+   reported by pivot_world_removed; the name may be used again. */
+static void removal_from_c(pivot_engine* engine) {
+    const double h = 1.0 / 60.0;
+    pivot_world_settings settings;
+    pivot_body_desc ball;
+    pivot_joint_desc link;
+    pivot_body_state state;
+    pivot_world* world = NULL;
+    uint32_t upper = 0, lower = 0, top = 0, middle = 0;
+    double v0 = 0.0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = h;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_body_desc_init(&ball);
+    ball.name = "upper";
+    ball.position[0] = 0.5;
+    CALL(pivot_world_add_body(world, &ball, &upper));
+    ball.name = "lower";
+    ball.position[0] = 1.0;
+    CALL(pivot_world_add_body(world, &ball, &lower));
+    pivot_joint_desc_init(&link);
+    link.name = "top";
+    link.type = "spherical";
+    link.body2 = "upper";
+    CALL(pivot_world_add_joint(world, &link, &top));
+    link.name = "middle";
+    link.body1 = "upper";
+    link.body2 = "lower";
+    link.anchor[0] = 0.5;
+    CALL(pivot_world_add_joint(world, &link, &middle));
+    CALL(pivot_world_step(world, 20));
+    CALL(pivot_world_remove_body(world, upper));
+    EXPECT(pivot_world_removed(world, PIVOT_OBJECT_BODY, upper) == 1);
+    EXPECT(pivot_world_removed(world, PIVOT_OBJECT_JOINT, top) == 1);
+    EXPECT(pivot_world_removed(world, PIVOT_OBJECT_JOINT, middle) == 1);
+    EXPECT(pivot_world_removed(world, PIVOT_OBJECT_BODY, lower) == 0);
+    EXPECT(pivot_world_body_count(world) == 2);
+    EXPECT(pivot_world_get_body(world, upper, &state) == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "body 'upper'") && contains(pivot_last_error(), "it was removed"));
+    EXPECT(pivot_world_remove_joint(world, top) == PIVOT_ERROR);
+    CALL(pivot_world_get_body(world, lower, &state));
+    v0 = state.linear_velocity[2];
+    CALL(pivot_world_step(world, 10));
+    CALL(pivot_world_get_body(world, lower, &state));
+    EXPECT(fabs(state.linear_velocity[2] - (v0 - 10 * h * 9.81)) <= 1e-9);
+    ball.name = "upper"; /* the name is free again */
+    CALL(pivot_world_add_body(world, &ball, NULL));
+    pivot_world_destroy(world);
+}
+
 /* Contact settings from C (0.8): a 0.1 m sphere 0.15 m above the ground
    (a gap of 0.15 m) is a speculative contact after one 1/60 s step with a
    contact margin of 0.2 m, and none with the default 0.01 m (its sweep adds
@@ -1404,6 +1457,7 @@ int main(void) {
     unnamed_bodies_get_an_index_name(engine);
     speculative_contacts_are_flagged(engine);
     joint_error_is_after_the_step(engine);
+    removal_from_c(engine);
     logging_reaches_the_callback();
 
     pivot_engine_destroy(engine);

@@ -87,6 +87,7 @@ struct RunFiles {
 void write_trajectory_rows(const World& world, std::ofstream& out) {
     const std::string t = number(world.time());
     for (BodyId b = 0; b < world.body_count(); ++b) {
+        if (world.body_removed(b)) continue;
         const auto x = world.position(b);
         const auto q = world.orientation(b);
         const auto v = world.linear_velocity(b);
@@ -100,6 +101,7 @@ void write_trajectory_rows(const World& world, std::ofstream& out) {
     // ANCF cable nodes (docs/cli.md): "<cable>#<i>", the centreline position and
     // velocity at node i; a node has no orientation or spin of its own.
     for (CableId c = 0; c < world.cable_count(); ++c) {
+        if (world.cable_removed(c)) continue;
         const std::string& name = world.cable_name(c);
         for (uint32_t i = 0; i < world.cable_node_count(c); ++i) {
             const auto x = world.cable_node_position(c, i);
@@ -148,6 +150,7 @@ void write_contact_rows(const World& world, std::ofstream& out) {
 void write_joint_rows(const World& world, std::ofstream& out) {
     const std::string t = number(world.time());
     for (JointId j = 0; j < world.joint_count(); ++j) {
+        if (world.joint_removed(j)) continue;
         out << t << ',' << csv_field(world.joint_name(j)) << ',';
         if (world.has_joint_coordinate(j)) {
             const auto c = world.joint_coordinate(j);

@@ -96,7 +96,8 @@
  * built in code may go unnamed ("#<index>"). The saved state includes the
  * solver that takes the islands. pivot_joint_reaction.position_error and
  * pivot_world_statistics.max_joint_error are the errors after the step,
- * no longer those it started from.
+ * no longer those it started from. Removal: pivot_world_remove_body,
+ * _joint, _cable and pivot_world_removed.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -482,6 +483,20 @@ PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t
                                                     double angular);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
+/* (0.9) Takes a body (with the joints attached to it), a joint, or a cable
+   (with its attachment joints) out of the world between steps (docs/engine.md
+   "Changing a world while it runs"): from the next step it costs nothing;
+   everything else keeps its state, warm starts and contact memory. Indices
+   stay as they were: the counts include what was removed, a removed index
+   is refused by every call (the message says it was removed), and
+   pivot_world_removed says which are. Its name may be used again. */
+PIVOT_API pivot_status pivot_world_remove_body(pivot_world* world, uint32_t body);
+PIVOT_API pivot_status pivot_world_remove_joint(pivot_world* world, uint32_t joint);
+PIVOT_API pivot_status pivot_world_remove_cable(pivot_world* world, uint32_t cable);
+typedef enum pivot_object_kind { PIVOT_OBJECT_BODY = 0, PIVOT_OBJECT_JOINT = 1, PIVOT_OBJECT_CABLE = 2 } pivot_object_kind;
+/* 1 when the body, joint or cable of that index was removed; 0 otherwise
+   (a bad index or world included). */
+PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_kind kind, uint32_t index);
 /* (0.9) Turns a joint on or off between steps (docs/engine.md "Changing a
    world while it runs"). A disabled joint writes no rows and costs the
    solver nothing; enabled again, it starts from a zero warm start and is no

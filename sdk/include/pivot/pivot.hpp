@@ -241,6 +241,10 @@ public:
         check(pivot_world_joint_reaction(world_, joint, &r));
         return r;
     }
+    void remove_body(uint32_t body) { check(pivot_world_remove_body(world_, body)); }
+    void remove_joint(uint32_t joint) { check(pivot_world_remove_joint(world_, joint)); }
+    void remove_cable(uint32_t cable) { check(pivot_world_remove_cable(world_, cable)); }
+    bool removed(pivot_object_kind kind, uint32_t index) const { return pivot_world_removed(world_, kind, index) != 0; }
     void set_joint_enabled(uint32_t joint, bool enabled, bool at_current_pose = false) {
         check(pivot_world_set_joint_enabled(world_, joint, enabled ? 1u : 0u, at_current_pose ? 1u : 0u));
     }
