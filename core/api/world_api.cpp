@@ -222,6 +222,21 @@ PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_ki
     return 0;
 }
 
+PIVOT_API pivot_status pivot_world_set_body_enabled(pivot_world* world, uint32_t body, uint32_t enabled) {
+    return guarded("pivot_world_set_body_enabled", [&] {
+        auto& w = world_of(world, "pivot_world_set_body_enabled");
+        w.set_body_enabled(checked_body(w, body, "pivot_world_set_body_enabled"), enabled != 0);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_body_enabled(const pivot_world* world, uint32_t body, uint32_t* enabled) {
+    return guarded("pivot_world_body_enabled", [&] {
+        const auto& w = world_of(world, "pivot_world_body_enabled");
+        require(enabled, "pivot_world_body_enabled", "enabled") =
+            w.body_enabled(checked_body(w, body, "pivot_world_body_enabled")) ? 1u : 0u;
+    });
+}
+
 PIVOT_API pivot_status pivot_world_set_joint_enabled(pivot_world* world, uint32_t joint, uint32_t enabled,
                                                      uint32_t at_current_pose) {
     return guarded("pivot_world_set_joint_enabled", [&] {

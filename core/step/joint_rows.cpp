@@ -43,7 +43,12 @@ void collect_joint_rows(const WorldModel& model, const WorldState& state, StepSc
         for (uint32_t m = 0; m < jg.count; ++m) {
             const uint32_t joint = jg.joints[m];
             const JointRecord& record = model.joints[joint];
-            if (!record.enabled) out.row_counts[m] = 0;  // a disabled joint's rows are dropped (and reported as none)
+            // A disabled joint's rows are dropped (and reported as none); so
+            // are those of a joint on a disabled body.
+            const auto on_disabled = [&](const Attachment& a) {
+                return a.element != Attachment::kWorld && model.disabled[a.element];
+            };
+            if (!record.enabled || on_disabled(record.frame1) || on_disabled(record.frame2)) out.row_counts[m] = 0;
             const auto first_row = static_cast<int32_t>(s.rows.size());
             for (uint32_t k = 0; k < out.row_counts[m]; ++k) {
                 const size_t row_index = static_cast<size_t>(m) * jg.max_rows + k;

@@ -232,14 +232,18 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     // A cable's samples among themselves: by a filter on the cable of each
     // collision body (a pair list would grow with the square of the samples).
     s.collision_cable.assign(elements + samples, -1);
+    for (uint32_t e = 0; e < elements; ++e) {
+        if (model.disabled[e]) s.collision_cable[e] = kCollidesWithNothing;
+    }
     for (uint32_t k = 0; k < samples; ++k) {
         s.collision_cable[elements + k] = cable_of_group[model.element_group[model.contact_samples[k].element]];
     }
     s.collision.broadphase().set_filter(
         [](int32_t a, int32_t b, void* user) {
             const auto& cable = *static_cast<const std::vector<int32_t>*>(user);
-            return a >= 0 && b >= 0 && cable[static_cast<uint32_t>(a)] >= 0 &&
-                   cable[static_cast<uint32_t>(a)] == cable[static_cast<uint32_t>(b)];
+            const int32_t ca = a >= 0 ? cable[static_cast<uint32_t>(a)] : -1;
+            const int32_t cb = b >= 0 ? cable[static_cast<uint32_t>(b)] : -1;
+            return ca == kCollidesWithNothing || cb == kCollidesWithNothing || (ca >= 0 && ca == cb);
         },
         &s.collision_cable);
     s.collision_possible = !model.shapes.empty() || model.cables.size() > 1;

@@ -55,6 +55,9 @@ struct ProblemRow {
     uint32_t contact_row0 = 0;
 };
 
+// StepScratch::collision_cable of a disabled body's collision body.
+constexpr int32_t kCollidesWithNothing = -2;
+
 struct StepScratch {
     // Material points of one element group asked of material_frames in one
     // call (ask_material_frames, step_stages.hpp) and the frames it wrote:
@@ -193,7 +196,9 @@ struct StepScratch {
     // have shapes, at material point (0, 0, 0), asked of material_frames
     // (`elements`: their indices within the group).
     std::vector<MaterialFrames> group_origins;
-    std::vector<int32_t> collision_cable;  // per collision body: its cable, or -1 (the broadphase filter)
+    // Per collision body: its cable, or -1, or kCollidesWithNothing (a
+    // disabled body): the broadphase filter.
+    std::vector<int32_t> collision_cable;
     struct ContactPoint {
         uint32_t collision_contact;  // index in the collision world's contacts of this step
         int32_t element[2];     // moving element on side 0 (shape a) / 1 (shape b), or -1

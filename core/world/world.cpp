@@ -162,6 +162,10 @@ void World::relayout() {
     }
     model_.element_count = element;
     model_.element_damping.assign(element, {0.0, 0.0});
+    model_.disabled.assign(element, 0);
+    for (const BodyRecord& b : model_.bodies) {
+        if (!b.removed && !b.enabled) model_.disabled[b.element] = 1;
+    }
     for (const BodyRecord& b : model_.bodies) {
         if (!b.removed) model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
     }

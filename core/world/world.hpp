@@ -168,6 +168,12 @@ struct BodyRecord {
     double linear_damping = 0.0;   // N s/m (BodyDescription)
     double angular_damping = 0.0;  // N m s/rad
     bool removed = false;          // World::remove_body: a tombstone (no element) keeping the others' ids
+    bool fixed = false;            // BodyDescription::fixed (model fixed[] also holds a disabled body)
+    // World::set_body_enabled: a disabled body is held where it is (as a
+    // fixed one), collides with nothing, and its joints write no rows; its
+    // velocities wait in `held_velocity`.
+    bool enabled = true;
+    std::vector<double> held_velocity;
 };
 
 // What two touching materials use: the friction-model instance of the pair
@@ -188,6 +194,7 @@ struct WorldModel {
     std::vector<BodyRecord> bodies;
     std::vector<JointRecord> joints;
     std::vector<uint8_t> fixed;             // per global element: immovable
+    std::vector<uint8_t> disabled;          // per global element: a disabled body's (relayout())
     // Per global element: a body's viscous damping (BodyRecord: linear N s/m,
     // angular N m s/rad; zeros for other elements), laid out by relayout().
     std::vector<std::array<double, 2>> element_damping;
@@ -358,6 +365,12 @@ public:
     void remove_joint(JointId j);
     void remove_cable(CableId c);
     bool body_removed(BodyId b) const { return model_.bodies.at(b).removed; }
+    // Bodies on and off between steps: a disabled body stays where it is,
+    // collides with nothing and its joints act no more; enabled again it
+    // goes on with the velocity it had (docs/engine.md "Changing a world
+    // while it runs").
+    void set_body_enabled(BodyId b, bool enabled);
+    bool body_enabled(BodyId b) const { return model_.bodies.at(b).enabled; }
     bool joint_removed(JointId j) const { return model_.joints.at(j).removed; }
     bool cable_removed(CableId c) const { return model_.cables.at(c).removed; }
 

@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "plugin_host/parameters.hpp"
+#include "step/step_scratch.hpp"
 #include "world/physical_limits.hpp"
 #include "world/frame_math.hpp"
 #include "world/world.hpp"
@@ -192,7 +193,15 @@ BodyId World::add_body(const BodyDescription& body) {
         shape.key = model_.next_shape_key++;
         model_.shapes.push_back(shape);
     }
-    model_.bodies.push_back({name, group, element_at, body.mass, body.linear_damping, body.angular_damping});
+    BodyRecord record;
+    record.name = name;
+    record.group = group;
+    record.element = element_at;
+    record.mass = body.mass;
+    record.linear_damping = body.linear_damping;
+    record.angular_damping = body.angular_damping;
+    record.fixed = body.fixed;
+    model_.bodies.push_back(std::move(record));
     body_by_name_.emplace(name, static_cast<BodyId>(model_.bodies.size() - 1));
     relayout();
     return static_cast<BodyId>(model_.bodies.size() - 1);
@@ -251,6 +260,7 @@ void World::set_velocity(BodyId b, const std::array<double, 3>& linear, const st
     const std::string where = fmt::format("body '{}': set_velocity", body_name(b));
     check_velocity(linear, angular, where);
     const BodyRecord& r = live_body(b, "set_velocity");
+    if (!r.enabled) throw Error(where + ": the body is disabled (enable it first)");
     const ElementGroup& g = model_.element_groups[r.group];
     const uint32_t e = r.element - g.first;
     const double twist[6] = {linear[0], linear[1], linear[2], angular[0], angular[1], angular[2]};
@@ -286,6 +296,29 @@ void World::set_external_force(BodyId b, const std::array<double, 3>& force, con
         for (int i = 0; i < 6; ++i) sum += frame_jacobian_.data()[i + 6 * c] * wrench[i];
         f[c] = sum;
     }
+}
+
+void World::set_body_enabled(BodyId b, bool enabled) {
+    live_body(b, "set_enabled");
+    BodyRecord& r = model_.bodies[b];
+    if (r.enabled == enabled) return;
+    const uint32_t e = r.element;
+    const size_t v_first = model_.element_v_offset[e];
+    const uint32_t nv = model_.element_nv[e];
+    if (!enabled) {
+        // Held as a fixed element (the step keeps its q and zeroes its v);
+        // its velocity waits until it is enabled again.
+        r.held_velocity.assign(state_.v.begin() + v_first, state_.v.begin() + v_first + nv);
+        model_.fixed[e] = 1;
+    } else {
+        model_.fixed[e] = r.fixed ? 1 : 0;
+        std::copy(r.held_velocity.begin(), r.held_velocity.end(), state_.v.begin() + v_first);
+        r.held_velocity.clear();
+    }
+    r.enabled = enabled;
+    model_.disabled[e] = enabled ? 0 : 1;
+    if (scratch_) scratch_->collision_cable[e] = enabled ? -1 : kCollidesWithNothing;
+    state_.energy_watch.valid = false;
 }
 
 }  // namespace pivot

@@ -135,6 +135,11 @@ std::vector<uint8_t> World::save_state() const {
     std::vector<std::array<double, 2>> cables(model_.cables.size());  // deployed length, reel speed
     for (size_t c = 0; c < cables.size(); ++c) cables[c] = {model_.cables[c].length, model_.cables[c].reel_speed};
     w.array(cables);
+    // Bodies on and off: per body enabled and its held velocity.
+    for (const BodyRecord& b : model_.bodies) {
+        w.value(static_cast<uint8_t>(b.enabled));
+        w.array(b.held_velocity);
+    }
     // The solver that takes the islands (World::set_solver), or the engine's choice.
     const WorldSettings& settings = model_.settings;
     const std::string solver_id = solver_->primary_id(), options = settings.solver.options.dump();
@@ -221,6 +226,24 @@ void World::read_state(const uint8_t* data, size_t size) {
             throw Error(fmt::format("state buffer: cable '{}': its length or reel speed is not valid", cable.name));
         }
     }
+    struct BodyRuntime {
+        bool enabled;
+        std::vector<double> held_velocity;
+    };
+    std::vector<BodyRuntime> bodies(model_.bodies.size());
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        bodies[b].enabled = r.value<uint8_t>("bodies") != 0;
+        r.any_array(bodies[b].held_velocity, "bodies");
+        const BodyRecord& record = model_.bodies[b];
+        const size_t nv = record.removed ? 0 : model_.element_nv[record.element];
+        const bool held = !bodies[b].enabled && !record.removed;
+        if (bodies[b].held_velocity.size() != (held ? nv : 0) || (record.removed && !bodies[b].enabled)) {
+            throw Error(fmt::format("state buffer: body '{}': its enabled state is not valid", record.name));
+        }
+        for (double x : bodies[b].held_velocity) {
+            if (!std::isfinite(x)) throw Error(fmt::format("state buffer: body '{}': a held velocity is not finite", record.name));
+        }
+    }
     std::vector<char> solver_id, options_text;
     r.any_array(solver_id, "solver");
     r.any_array(options_text, "solver options");
@@ -289,6 +312,15 @@ void World::read_state(const uint8_t* data, size_t size) {
             set_cable_length(static_cast<CableId>(c), cables[c][0]);
         }
         model_.cables[c].reel_speed = cables[c][1];
+    }
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        BodyRecord& record = model_.bodies[b];
+        record.enabled = bodies[b].enabled;
+        record.held_velocity = std::move(bodies[b].held_velocity);
+        if (record.removed) continue;
+        model_.fixed[record.element] = record.enabled ? (record.fixed ? 1 : 0) : 1;  // a disabled body is held
+        model_.disabled[record.element] = record.enabled ? 0 : 1;
+        if (scratch_) scratch_->collision_cable[record.element] = record.enabled ? -1 : kCollidesWithNothing;
     }
     WorldSettings& settings = model_.settings;
     if (solver.id != solver_->primary_id() || solver.options != settings.solver.options ||

@@ -1181,6 +1181,22 @@ static void removal_from_c(pivot_engine* engine) {
     EXPECT(fabs(state.linear_velocity[2] - (v0 - 10 * h * 9.81)) <= 1e-9);
     ball.name = "upper"; /* the name is free again */
     CALL(pivot_world_add_body(world, &ball, NULL));
+    /* Disabled, the lower ball stays where it is; enabled, it falls on
+       with the velocity it had. */
+    {
+        uint32_t enabled = 9;
+        pivot_body_state held, later;
+        CALL(pivot_world_set_body_enabled(world, lower, 0));
+        CALL(pivot_world_body_enabled(world, lower, &enabled));
+        EXPECT(enabled == 0);
+        CALL(pivot_world_get_body(world, lower, &held));
+        CALL(pivot_world_step(world, 5));
+        CALL(pivot_world_get_body(world, lower, &later));
+        EXPECT(later.position[2] == held.position[2] && later.linear_velocity[2] == 0.0);
+        CALL(pivot_world_set_body_enabled(world, lower, 1));
+        CALL(pivot_world_get_body(world, lower, &later));
+        EXPECT(later.linear_velocity[2] == held.linear_velocity[2]);
+    }
     pivot_world_destroy(world);
 }
 

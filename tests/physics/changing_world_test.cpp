@@ -367,5 +367,46 @@ TEST(ChangingWorld, RemovingABodyAJointOrACableLeavesEverythingElseAsItWas) {
     world.step();
 }
 
+// A disabled body: a ball dropped onto a disabled box passes through it; a
+// pendulum whose bob is disabled stays where it is, its hinge holding
+// nothing; enabled again, both go on with the velocities they had.
+TEST(ChangingWorld, ADisabledBodyIsHeldCollidesWithNothingAndResumes) {
+    World world(registry(), settings_for(kH, {0, 0, -kG}));
+    add_ground(world);
+    const BodyId box = world.add_body(box_body("box", 10.0, {1, 1, 0.5}, {0, 0, 0.25}));
+    const BodyId ball = world.add_body(sphere_body("ball", 1.0, 0.1, {0, 0, 1.5}));
+    const BodyId witness = add_witness(world);
+    for (int n = 0; n < 10; ++n) world.step();
+    const auto swinging = world.linear_velocity(witness);
+    world.set_body_enabled(box, false);
+    world.set_body_enabled(witness, false);
+    EXPECT_FALSE(world.body_enabled(box));
+    EXPECT_THROW(world.set_velocity(box, {0, 0, 0}, {0, 0, 0}), Error);
+    const auto box_at = world.position(box), witness_at = world.position(witness);
+    // The ball falls through where the box is, to the ground (z = 0.1),
+    // with no contact on the box: 1 s of steps.
+    double lowest = 10.0;
+    for (int n = 0; n < 60; ++n) {
+        world.step();
+        lowest = std::min(lowest, world.position(ball)[2]);
+        for (const ContactReport& c : world.contacts()) {
+            EXPECT_FALSE(c.body1 == static_cast<int32_t>(box) || c.body2 == static_cast<int32_t>(box));
+        }
+    }
+    EXPECT_NEAR(lowest, 0.1, 2e-3);
+    EXPECT_EQ(world.position(box), box_at);
+    EXPECT_EQ(world.position(witness), witness_at);
+    EXPECT_EQ(world.reaction(world.joint("witness_pivot")).force, (std::array<double, 3>{0, 0, 0}));
+    // Enabled: the pendulum goes on from the velocity it had (the first step
+    // adds gravity and its joint's impulse to it), the box rests again (on
+    // the ball: they overlap now; the contact pushes them apart).
+    world.set_body_enabled(witness, true);
+    world.set_body_enabled(box, true);
+    EXPECT_EQ(world.linear_velocity(witness), swinging);
+    world.step();
+    EXPECT_NE(world.reaction(world.joint("witness_pivot")).force, (std::array<double, 3>{0, 0, 0}));
+    EXPECT_EQ(world.statistics().solver_failures, 0u);
+}
+
 }  // namespace
 }  // namespace pivot

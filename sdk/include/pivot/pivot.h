@@ -97,7 +97,8 @@
  * solver that takes the islands. pivot_joint_reaction.position_error and
  * pivot_world_statistics.max_joint_error are the errors after the step,
  * no longer those it started from. Removal: pivot_world_remove_body,
- * _joint, _cable and pivot_world_removed.
+ * _joint, _cable and pivot_world_removed; bodies on and off:
+ * pivot_world_set_body_enabled, pivot_world_body_enabled.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -497,6 +498,13 @@ typedef enum pivot_object_kind { PIVOT_OBJECT_BODY = 0, PIVOT_OBJECT_JOINT = 1, 
 /* 1 when the body, joint or cable of that index was removed; 0 otherwise
    (a bad index or world included). */
 PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_kind kind, uint32_t index);
+/* (0.9) Turns a body on or off between steps: a disabled body stays where
+   it is, collides with nothing, and the joints attached to it act no more;
+   enabled again it goes on with the velocity it had (docs/engine.md
+   "Changing a world while it runs"). pivot_world_set_body refuses a
+   disabled body's velocity. */
+PIVOT_API pivot_status pivot_world_set_body_enabled(pivot_world* world, uint32_t body, uint32_t enabled);
+PIVOT_API pivot_status pivot_world_body_enabled(const pivot_world* world, uint32_t body, uint32_t* enabled);
 /* (0.9) Turns a joint on or off between steps (docs/engine.md "Changing a
    world while it runs"). A disabled joint writes no rows and costs the
    solver nothing; enabled again, it starts from a zero warm start and is no

@@ -242,6 +242,9 @@ public:
         return r;
     }
     void remove_body(uint32_t body) { check(pivot_world_remove_body(world_, body)); }
+    void set_body_enabled(uint32_t body, bool enabled) {
+        check(pivot_world_set_body_enabled(world_, body, enabled ? 1u : 0u));
+    }
     void remove_joint(uint32_t joint) { check(pivot_world_remove_joint(world_, joint)); }
     void remove_cable(uint32_t cable) { check(pivot_world_remove_cable(world_, cable)); }
     bool removed(pivot_object_kind kind, uint32_t index) const { return pivot_world_removed(world_, kind, index) != 0; }
