@@ -44,10 +44,15 @@ void World::step() {
     outputs_.broken_joints.clear();
     reel_cables();  // winches: the cables' deployed lengths for this step
     try {
-        run_step_stages();
-    } catch (const StepDiscarded& discarded) {  // nothing committed: retried smaller (discarded_step.cpp)
-        outputs_.broken_joints.clear();
-        step_in_substeps(discarded);
+        try {
+            run_step_stages();
+        } catch (const StepDiscarded& discarded) {  // nothing committed: retried smaller (discarded_step.cpp)
+            outputs_.broken_joints.clear();
+            step_in_substeps(discarded);
+        }
+    } catch (...) {
+        unreel_cables();  // a failed step leaves the world as it was
+        throw;
     }
     break_joints();  // those whose reaction passed their threshold, from the next step on
 }

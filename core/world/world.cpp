@@ -246,36 +246,38 @@ void World::attachment_frame(const Attachment& a, double pose[7], double twist[6
     std::copy(frame.begin(), frame.end(), pose + 3);
 }
 
+uint32_t World::joint_rows_now(const JointRecord& record) const {
+    const JointGroup& g = model_.joint_groups[record.group];
+    now_rows_.resize(std::max<size_t>(now_rows_.size(), g.max_rows));  // no allocation after the largest group
+    now_jacobians_.resize(std::max<size_t>(now_jacobians_.size(), 12 * static_cast<size_t>(g.max_rows)));
+    double pose1[7], pose2[7], twist1[6], twist2[6];
+    attachment_frame(record.frame1, pose1, twist1);
+    attachment_frame(record.frame2, pose2, twist2);
+    const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + record.member * g.item_stride,
+                                  pose1, pose2, twist1, twist2};
+    GuardedArray<uint32_t, 1> row_count;
+    // A joint that discards the world's h gives its rows at the smaller
+    // steps the step itself takes then (discarded_step.cpp).
+    pivot_step_info at{sizeof(pivot_step_info), 0, model_.settings.timestep, state_.time,
+                       {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
+    CallResult r;
+    for (uint32_t halvings = 0;; ++halvings) {
+        r = checked_joint_rows(g.instance, batch, at, guarded(now_rows_), guarded(now_jacobians_), guarded(row_count));
+        if (r.ok() || r.status != PIVOT_DISCARD || r.broken || halvings >= model_.settings.discard_halvings) break;
+        at.timestep /= 2.0;
+    }
+    if (!r.ok()) throw Error(r.message);
+    return row_count.values[0];
+}
+
 void World::for_each_joint_rows_now(
     const std::function<void(uint32_t joint, const pivot_row* rows, uint32_t count)>& visit) const {
-    const pivot_step_info step{sizeof(pivot_step_info), 0, model_.settings.timestep, state_.time,
-                               {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
     for (const JointGroup& g : model_.joint_groups) {
-        now_rows_.resize(g.max_rows);  // grow once to the largest group: no allocation after the first read
-        now_jacobians_.resize(12 * static_cast<size_t>(g.max_rows));
         for (uint32_t m = 0; m < g.count; ++m) {
             const JointRecord& record = model_.joints[g.joints[m]];
             if (!record.enabled) continue;
-            double pose1[7], pose2[7], twist1[6], twist2[6];
-            attachment_frame(record.frame1, pose1, twist1);
-            attachment_frame(record.frame2, pose2, twist2);
-            const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + m * g.item_stride,
-                                          pose1, pose2, twist1, twist2};
-            GuardedArray<uint32_t, 1> row_count;
-            // A joint that discards the world's h gives its rows at the
-            // smaller steps the step itself takes then (discarded_step.cpp).
-            pivot_step_info at = step;
-            CallResult r;
-            for (uint32_t halvings = 0;; ++halvings) {
-                r = checked_joint_rows(g.instance, batch, at, guarded(now_rows_), guarded(now_jacobians_),
-                                       guarded(row_count));
-                if (r.ok() || r.status != PIVOT_DISCARD || r.broken || halvings >= model_.settings.discard_halvings) {
-                    break;
-                }
-                at.timestep /= 2.0;
-            }
-            if (!r.ok()) throw Error(r.message);
-            visit(g.joints[m], now_rows_.data(), row_count.values[0]);
+            const uint32_t count = joint_rows_now(record);
+            visit(g.joints[m], now_rows_.data(), count);
         }
     }
 }
@@ -284,21 +286,8 @@ double World::joint_error_now(JointId j) const {
     const JointRecord& record = live_joint(j, "joint_error");
     double error = 0.0;
     if (!record.enabled) return error;
-    const JointGroup& g = model_.joint_groups[record.group];
-    const pivot_step_info step{sizeof(pivot_step_info), 0, model_.settings.timestep, state_.time,
-                               {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
-    now_rows_.resize(std::max<size_t>(now_rows_.size(), g.max_rows));
-    now_jacobians_.resize(std::max<size_t>(now_jacobians_.size(), 12 * static_cast<size_t>(g.max_rows)));
-    double pose1[7], pose2[7], twist1[6], twist2[6];
-    attachment_frame(record.frame1, pose1, twist1);
-    attachment_frame(record.frame2, pose2, twist2);
-    const pivot_joint_batch batch{1, g.item_stride, g.item_params.data() + record.member * g.item_stride,
-                                  pose1, pose2, twist1, twist2};
-    GuardedArray<uint32_t, 1> row_count;
-    const CallResult r =
-        checked_joint_rows(g.instance, batch, step, guarded(now_rows_), guarded(now_jacobians_), guarded(row_count));
-    if (!r.ok()) throw Error(r.message);
-    for (uint32_t k = 0; k < row_count.values[0]; ++k) {
+    const uint32_t count = joint_rows_now(record);
+    for (uint32_t k = 0; k < count; ++k) {
         if (now_rows_[k].flags & PIVOT_ROW_POSITION_ERROR) error = std::max(error, std::abs(now_rows_[k].violation));
     }
     return error;

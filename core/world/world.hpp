@@ -480,6 +480,8 @@ private:
     void cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const;
     // World pose and twist of an attachment now.
     void attachment_frame(const Attachment& a, double pose[7], double twist[6]) const;
+    // The rows of a joint at the current state into now_rows_; their count.
+    uint32_t joint_rows_now(const JointRecord& record) const;
     // Calls visit(joint, rows, count) with the rows of every enabled joint
     // at the current state (energy, joint errors), one joint at a time.
     void for_each_joint_rows_now(
@@ -517,8 +519,12 @@ private:
     // (world_joints.cpp) and counts them in the statistics.
     void break_joints();
     // Turns the winches: each reeling cable's elements get their new
-    // reference length before the step (world_cables.cpp).
+    // reference length before the step (world_cables.cpp); a step that
+    // fails gives them back (unreel_cables: reeled_from_ holds each cable's
+    // length before the step).
     void reel_cables();
+    void unreel_cables();
+    std::vector<double> reeled_from_;
     // Gives cable c the deployed length `length` (m), spread evenly over its elements.
     void set_cable_length(CableId c, double length);
     void step_in_substeps(const StepDiscarded& discarded);

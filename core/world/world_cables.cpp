@@ -268,8 +268,10 @@ void World::set_cable_reel_speed(CableId c, double speed) {
 
 void World::reel_cables() {
     const double h = model_.settings.timestep;
+    reeled_from_.resize(model_.cables.size());  // grows with the cables only: no allocation per step
     for (uint32_t c = 0; c < model_.cables.size(); ++c) {
         const CableRecord& cable = model_.cables[c];
+        reeled_from_[c] = cable.length;
         if (cable.removed || cable.reel_speed == 0.0) continue;
         const double length = std::clamp(cable.length + h * cable.reel_speed, cable.min_length, cable.max_length);
         if (length == cable.length) continue;  // stopped at its limit
@@ -277,6 +279,12 @@ void World::reel_cables() {
         // The winch does work the watch does not count (docs/engine.md
         // "Winches"): it starts again from the step's state.
         state_.energy_watch.valid = false;
+    }
+}
+
+void World::unreel_cables() {
+    for (uint32_t c = 0; c < model_.cables.size() && c < reeled_from_.size(); ++c) {
+        if (!model_.cables[c].removed && model_.cables[c].length != reeled_from_[c]) set_cable_length(c, reeled_from_[c]);
     }
 }
 
