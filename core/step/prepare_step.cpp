@@ -21,6 +21,41 @@ void update_attachment_point(const WorldModel& model, StepScratch& s, uint32_t j
     }
 }
 
+// Bodies joined by an enabled joint do not collide (a disabled or broken
+// joint's bodies do: a hook touches the load it is not latched to); nor do
+// a cable's samples with a body it is attached to. (The samples of one
+// cable among themselves: the broadphase filter.)
+void update_excluded_pairs(const WorldModel& model, StepScratch& s) {
+    const uint32_t elements = model.element_count;
+    const auto samples = static_cast<uint32_t>(model.contact_samples.size());
+    std::vector<uint8_t> cable_group(model.element_groups.size(), 0);
+    for (const CableRecord& cable : model.cables) {
+        if (!cable.removed) cable_group[cable.group] = 1;
+    }
+    std::vector<std::pair<int32_t, int32_t>> excluded;
+    auto collision_bodies = [&](uint32_t element, std::vector<int32_t>& out) {
+        out.clear();
+        const uint32_t group = model.element_group[element];
+        if (!cable_group[group]) {
+            out.push_back(static_cast<int32_t>(element));
+            return;
+        }
+        for (uint32_t k = 0; k < samples; ++k) {
+            if (model.element_group[model.contact_samples[k].element] == group) out.push_back(static_cast<int32_t>(elements + k));
+        }
+    };
+    std::vector<int32_t> side1, side2;
+    for (const JointRecord& joint : model.joints) {
+        if (joint.removed || !joint.enabled) continue;
+        if (joint.frame1.element == Attachment::kWorld || joint.frame2.element == Attachment::kWorld) continue;
+        collision_bodies(joint.frame1.element, side1);
+        collision_bodies(joint.frame2.element, side2);
+        for (int32_t a : side1)
+            for (int32_t b : side2) excluded.emplace_back(a, b);
+    }
+    s.collision.broadphase().set_excluded_body_pairs(excluded);
+}
+
 void prepare_step(const WorldModel& model, StepScratch& s) {
     const uint32_t elements = model.element_count;
     s.mass_offset.assign(elements, 0);
@@ -204,31 +239,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         go.twists.assign(6 * go.points.size(), 0.0);
         go.jacobians.assign(6 * model.element_groups[g].nv * go.points.size(), 0.0);
     }
-    // Bodies joined by a joint do not collide; nor do the samples of one
-    // cable (no self-contact), nor a cable's samples with a body it is
-    // attached to.
-    std::vector<std::pair<int32_t, int32_t>> excluded;
-    auto collision_bodies = [&](uint32_t element, std::vector<int32_t>& out) {
-        out.clear();
-        const uint32_t group = model.element_group[element];
-        if (cable_of_group[group] < 0) {
-            out.push_back(static_cast<int32_t>(element));
-            return;
-        }
-        for (uint32_t k = 0; k < samples; ++k) {
-            if (model.element_group[model.contact_samples[k].element] == group) out.push_back(static_cast<int32_t>(elements + k));
-        }
-    };
-    std::vector<int32_t> side1, side2;
-    for (const JointRecord& joint : model.joints) {
-        if (joint.removed) continue;
-        if (joint.frame1.element == Attachment::kWorld || joint.frame2.element == Attachment::kWorld) continue;
-        collision_bodies(joint.frame1.element, side1);
-        collision_bodies(joint.frame2.element, side2);
-        for (int32_t a : side1)
-            for (int32_t b : side2) excluded.emplace_back(a, b);
-    }
-    s.collision.broadphase().set_excluded_body_pairs(excluded);
+    update_excluded_pairs(model, s);
     // A cable's samples among themselves: by a filter on the cable of each
     // collision body (a pair list would grow with the square of the samples).
     s.collision_cable.assign(elements + samples, -1);

@@ -55,6 +55,10 @@ struct StepSolvers {
 
 // Sizes the scratch for the model (allocation happens here only).
 void prepare_step(const WorldModel& model, StepScratch& scratch);
+// The body pairs the broadphase skips: those joined by an enabled joint
+// (prepare_step, and again when a joint is enabled, disabled or breaks;
+// allocates: an event, not a step).
+void update_excluded_pairs(const WorldModel& model, StepScratch& scratch);
 // After World::set_joint_enabled moved joint j's frame 2 on its element: the
 // material point the frames stage asks for it (prepare_step.cpp).
 void update_attachment_point(const WorldModel& model, StepScratch& scratch, uint32_t joint);

@@ -261,8 +261,10 @@ void World::set_joint_enabled(JointId j, bool enabled, JointAnchor anchor) {
         std::fill_n(state_.joint_impulses.begin() + g.impulse_offset + record.member * g.max_rows, g.max_rows, 0.0);
         state_.energy_watch.valid = false;  // the constraint set changed
     }
+    const bool changed = record.enabled != enabled;
     record.enabled = enabled;
     if (enabled) record.broken = false;
+    if (changed && scratch_) update_excluded_pairs(model_, *scratch_);  // its bodies collide while it is off
 }
 
 JointId World::insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,

@@ -307,6 +307,7 @@ void World::read_state(const uint8_t* data, size_t size) {
         std::copy_n(joints[j].local_rotation, 4, record.frame2.local_rotation.begin());
         if (scratch_) update_attachment_point(model_, *scratch_, static_cast<uint32_t>(j));
     }
+    if (scratch_) update_excluded_pairs(model_, *scratch_);  // which joints act decides which bodies collide
     for (size_t c = 0; c < cables.size(); ++c) {
         if (!model_.cables[c].removed && cables[c][0] != model_.cables[c].length) {
             set_cable_length(static_cast<CableId>(c), cables[c][0]);

@@ -276,6 +276,44 @@ TEST(ChangingWorld, ASavedStateRemembersWhichJointsActAndWhereTheyHold) {
     EXPECT_EQ(world.position(crane.crate), crate_after);
 }
 
+// Bodies joined by a joint do not collide only while the joint acts: a
+// hook (a 0.15 m ball) with a latch to a box, built disabled, lands on the
+// box and rests on it (their contact carries its weight); latched, the
+// pair is excluded (no contact between them, the latch holds); released,
+// they touch again.
+TEST(ChangingWorld, BodiesJoinedByADisabledJointCollide) {
+    World world(registry(), settings_for(kH, {0, 0, -kG}));
+    add_ground(world);
+    const BodyId box = world.add_body(box_body("box", 100.0, {1, 1, 0.5}, {0, 0, 0.25}));
+    const BodyId hook = world.add_body(sphere_body("hook", 2.0, 0.15, {0, 0, 0.8}));
+    JointDescription latch;
+    latch.name = "latch";
+    latch.type = "spherical";
+    latch.body1 = "hook";
+    latch.body2 = "box";
+    latch.anchor = {0, 0, 0.8};
+    latch.enabled = false;
+    const JointId j = world.add_joint(latch);
+    const auto touching = [&] {
+        double force = 0.0;
+        for (const ContactReport& c : world.contacts()) {
+            const bool pair = (c.body1 == static_cast<int32_t>(hook) && c.body2 == static_cast<int32_t>(box)) ||
+                              (c.body1 == static_cast<int32_t>(box) && c.body2 == static_cast<int32_t>(hook));
+            if (pair) force += c.normal_force;
+        }
+        return force;
+    };
+    for (int n = 0; n < 60; ++n) world.step();
+    EXPECT_NEAR(world.position(hook)[2], 0.5 + 0.15, 1e-3);  // on the box, not in it
+    EXPECT_NEAR(touching(), 2.0 * kG, 1e-6);
+    world.set_joint_enabled(j, true, JointAnchor::current_pose);
+    world.step();
+    EXPECT_EQ(touching(), 0.0);  // no contact rows between latched bodies
+    world.set_joint_enabled(j, false);
+    for (int n = 0; n < 10; ++n) world.step();
+    EXPECT_NEAR(touching(), 2.0 * kG, 1e-6);
+}
+
 // Removal: two stacks of three boxes at 60 Hz solved by PGS with 8 sweeps
 // (so that a step depends on its warm start); the middle box of stack A is
 // taken out: the top box falls onto the bottom one; stack B, whose contacts
