@@ -369,10 +369,9 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
         out.fallbacks = s.fallbacks;
         out.solver_iterations = s.solver_iterations;
         out.solver_residual = s.solver_residual_max;
-        out.max_joint_error = w.max_joint_error_now();  // after the step
         out.step_seconds = 0.0;
         for (double t : s.stage_seconds) out.step_seconds += t;
-        const pivot::Energy e = w.energy();
+        const pivot::Energy e = w.energy(&out.max_joint_error);  // the joint error after the step
         out.kinetic_energy = e.kinetic;
         out.potential_energy = e.gravitational + e.elastic;
         out.energy_excess = s.energy_excess;

@@ -270,40 +270,25 @@ uint32_t World::joint_rows_now(const JointRecord& record) const {
     return row_count.values[0];
 }
 
-void World::for_each_joint_rows_now(
-    const std::function<void(uint32_t joint, const pivot_row* rows, uint32_t count)>& visit) const {
-    for (const JointGroup& g : model_.joint_groups) {
-        for (uint32_t m = 0; m < g.count; ++m) {
-            const JointRecord& record = model_.joints[g.joints[m]];
-            if (!record.enabled) continue;
-            const uint32_t count = joint_rows_now(record);
-            visit(g.joints[m], now_rows_.data(), count);
-        }
+namespace {
+
+// The largest |violation| of the rows flagged PIVOT_ROW_POSITION_ERROR.
+double max_position_error(const pivot_row* rows, uint32_t count) {
+    double error = 0.0;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (rows[k].flags & PIVOT_ROW_POSITION_ERROR) error = std::max(error, std::abs(rows[k].violation));
     }
+    return error;
 }
+
+}  // namespace
 
 double World::joint_error_now(JointId j) const {
     const JointRecord& record = live_joint(j, "joint_error");
-    double error = 0.0;
-    if (!record.enabled) return error;
-    const uint32_t count = joint_rows_now(record);
-    for (uint32_t k = 0; k < count; ++k) {
-        if (now_rows_[k].flags & PIVOT_ROW_POSITION_ERROR) error = std::max(error, std::abs(now_rows_[k].violation));
-    }
-    return error;
+    return record.enabled ? max_position_error(now_rows_.data(), joint_rows_now(record)) : 0.0;
 }
 
-double World::max_joint_error_now() const {
-    double error = 0.0;
-    for_each_joint_rows_now([&](uint32_t, const pivot_row* rows, uint32_t count) {
-        for (uint32_t k = 0; k < count; ++k) {
-            if (rows[k].flags & PIVOT_ROW_POSITION_ERROR) error = std::max(error, std::abs(rows[k].violation));
-        }
-    });
-    return error;
-}
-
-Energy World::energy() const {
+Energy World::energy(double* max_joint_error) const {
     Energy total;
     pivot_step_info step{sizeof(pivot_step_info), 0, model_.settings.timestep, state_.time,
                          {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
@@ -319,14 +304,24 @@ Energy World::energy() const {
         total.elastic += e[2];
     }
     // Compliant joint rows store (1/2) phi^2 / c at the current configuration
-    // (the potential of the compliant constitutive law c lambda = -phi).
-    for_each_joint_rows_now([&](uint32_t, const pivot_row* rows, uint32_t count) {
-        for (uint32_t k = 0; k < count; ++k) {
-            if (rows[k].compliance > 0.0 && (rows[k].flags & PIVOT_ROW_POSITION_ERROR)) {
-                total.elastic += 0.5 * rows[k].violation * rows[k].violation / rows[k].compliance;
+    // (the potential of the compliant constitutive law c lambda = -phi); the
+    // same rows give the joint errors now, when asked.
+    double error = 0.0;
+    for (const JointGroup& g : model_.joint_groups) {
+        for (uint32_t m = 0; m < g.count; ++m) {
+            const JointRecord& record = model_.joints[g.joints[m]];
+            if (!record.enabled) continue;
+            const uint32_t count = joint_rows_now(record);
+            const pivot_row* rows = now_rows_.data();
+            for (uint32_t k = 0; k < count; ++k) {
+                if (rows[k].compliance > 0.0 && (rows[k].flags & PIVOT_ROW_POSITION_ERROR)) {
+                    total.elastic += 0.5 * rows[k].violation * rows[k].violation / rows[k].compliance;
+                }
             }
+            error = std::max(error, max_position_error(rows, count));
         }
-    });
+    }
+    if (max_joint_error != nullptr) *max_joint_error = error;
     return total;
 }
 

@@ -402,14 +402,15 @@ public:
     bool has_joint_coordinate(JointId j) const;
     // The contacts of the last step.
     const std::vector<ContactReport>& contacts() const;
-    Energy energy() const;
+    // The world's energy now; with max_joint_error, also the largest joint
+    // position error now (one pass over the joints' rows gives both).
+    Energy energy(double* max_joint_error = nullptr) const;
     // A joint's position error (the largest |violation| of its equality
-    // rows, m or rad) in the current state, i.e. after the last step, and
-    // the largest of all joints'; JointReaction::position_error and
-    // StepStatistics::max_joint_error are the ones the last step started
-    // from. Each asks the joints' plugins for their rows (a disabled joint: 0).
+    // rows, m or rad) in the current state, i.e. after the last step;
+    // JointReaction::position_error and StepStatistics::max_joint_error are
+    // the ones the last step started from. It asks the joint's plugin for
+    // its rows (a disabled joint: 0).
     double joint_error_now(JointId j) const;
-    double max_joint_error_now() const;
 
     // The complete state as bytes (world_snapshot.cpp), and back: a restored
     // world continues bitwise as the saved one did. The buffer fits only the
@@ -480,12 +481,12 @@ private:
     void cable_node(CableId c, uint32_t node, double pose[7], double twist[6]) const;
     // World pose and twist of an attachment now.
     void attachment_frame(const Attachment& a, double pose[7], double twist[6]) const;
+    // Where the step reads whether a body is enabled: its element held as
+    // fixed or not, marked disabled, and (once sized) filtered out of the
+    // broadphase (world_bodies.cpp).
+    void apply_body_enabled(const BodyRecord& r);
     // The rows of a joint at the current state into now_rows_; their count.
     uint32_t joint_rows_now(const JointRecord& record) const;
-    // Calls visit(joint, rows, count) with the rows of every enabled joint
-    // at the current state (energy, joint errors), one joint at a time.
-    void for_each_joint_rows_now(
-        const std::function<void(uint32_t joint, const pivot_row* rows, uint32_t count)>& visit) const;
 
     const PluginRegistry* registry_;
     WorldModel model_;
@@ -534,7 +535,7 @@ private:
     // at a time, readers included (pivot.h's thread rules).
     mutable PluginOutput<double> frame_jacobian_;
     PluginOutput<double> reel_nodes_;  // set_cable_length: the two reference nodes' coordinates
-    mutable PluginOutput<pivot_row> now_rows_;     // for_each_joint_rows_now, joint_error_now
+    mutable PluginOutput<pivot_row> now_rows_;     // joint_rows_now (energy, joint_error_now)
     mutable PluginOutput<double> now_jacobians_;
 };
 

@@ -309,16 +309,20 @@ void World::set_body_enabled(BodyId b, bool enabled) {
         // Held as a fixed element (the step keeps its q and zeroes its v);
         // its velocity waits until it is enabled again.
         r.held_velocity.assign(state_.v.begin() + v_first, state_.v.begin() + v_first + nv);
-        model_.fixed[e] = 1;
     } else {
-        model_.fixed[e] = r.fixed ? 1 : 0;
         std::copy(r.held_velocity.begin(), r.held_velocity.end(), state_.v.begin() + v_first);
         r.held_velocity.clear();
     }
     r.enabled = enabled;
-    model_.disabled[e] = enabled ? 0 : 1;
-    if (scratch_) scratch_->collision_cable[e] = enabled ? -1 : kCollidesWithNothing;
+    apply_body_enabled(r);
     state_.energy_watch.valid = false;
+}
+
+void World::apply_body_enabled(const BodyRecord& r) {
+    const uint32_t e = r.element;
+    model_.fixed[e] = !r.enabled || r.fixed ? 1 : 0;  // a disabled body is held: the step keeps its q, zeroes its v
+    model_.disabled[e] = r.enabled ? 0 : 1;
+    if (scratch_) scratch_->collision_cable[e] = r.enabled ? -1 : kCollidesWithNothing;
 }
 
 }  // namespace pivot

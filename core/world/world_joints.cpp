@@ -254,17 +254,17 @@ void World::set_joint_enabled(JointId j, bool enabled, JointAnchor anchor) {
             if (scratch_) update_attachment_point(model_, *scratch_, j);
         }
     }
-    if (enabled != record.enabled) {
-        // A joint starts again from no impulse (its last ones belong to
-        // another configuration); it stops acting at once when disabled.
-        const JointGroup& g = model_.joint_groups[record.group];
-        std::fill_n(state_.joint_impulses.begin() + g.impulse_offset + record.member * g.max_rows, g.max_rows, 0.0);
-        state_.energy_watch.valid = false;  // the constraint set changed
-    }
-    const bool changed = record.enabled != enabled;
+    const bool changed = enabled != record.enabled;
     record.enabled = enabled;
     if (enabled) record.broken = false;
-    if (changed && scratch_) update_excluded_pairs(model_, *scratch_);  // its bodies collide while it is off
+    if (!changed) return;
+    // A joint starts again from no impulse (its last ones belong to another
+    // configuration); it stops acting at once when disabled, and its bodies
+    // collide while it is off.
+    const JointGroup& g = model_.joint_groups[record.group];
+    std::fill_n(state_.joint_impulses.begin() + g.impulse_offset + record.member * g.max_rows, g.max_rows, 0.0);
+    state_.energy_watch.valid = false;  // the constraint set changed
+    if (scratch_) update_excluded_pairs(model_, *scratch_);
 }
 
 JointId World::insert_joint(std::string name, const PluginRecord& plugin, const std::vector<double>& params,

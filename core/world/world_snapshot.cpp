@@ -318,10 +318,7 @@ void World::read_state(const uint8_t* data, size_t size) {
         BodyRecord& record = model_.bodies[b];
         record.enabled = bodies[b].enabled;
         record.held_velocity = std::move(bodies[b].held_velocity);
-        if (record.removed) continue;
-        model_.fixed[record.element] = record.enabled ? (record.fixed ? 1 : 0) : 1;  // a disabled body is held
-        model_.disabled[record.element] = record.enabled ? 0 : 1;
-        if (scratch_) scratch_->collision_cable[record.element] = record.enabled ? -1 : kCollidesWithNothing;
+        if (!record.removed) apply_body_enabled(record);
     }
     WorldSettings& settings = model_.settings;
     if (solver.id != solver_->primary_id() || solver.options != settings.solver.options ||
