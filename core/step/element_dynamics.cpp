@@ -10,9 +10,24 @@
 // gives its impulse z_r = -(h gamma / c) J v+ - (h / c) phi, gamma = h + d c;
 // substituted into M v+ = M v + h f + J_A^T z_A:
 //     Mbar = M + J_A^T diag(h gamma / c) J_A + h^2 K,
-//     Mbar v* = M v + h f - J_A^T diag(h / c) phi_A,
+//     Mbar v* = M v + h f - J_A^T diag(h / c) phi_A + theta h^2 K v,
 // K the rows' geometric stiffness (plugin_element.h internal_stiffness:
-// the tension that turns with the cable). This is the Schur complement of
+// the tension that turns with the cable). K acts mostly on the velocity
+// change, M (v+ - v) = ... - h^2 K ((v+ - v) + (1 - theta) v): the rows'
+// forces keep their start-of-step directions (the tension turning within
+// the step is left out, as for joints), and K keeps the fast sideways
+// modes of a thin tensioned cable from growing. On one mode of stiffness
+// k against mass m, with Omega^2 = h^2 k / m and the force taken at the
+// step's start, the energy changes per step by the factor
+// (1 + theta Omega^2) / (1 + Omega^2): a mode the step cannot resolve
+// (Omega >> 1, a 12 mm wire carrying 500 kg has Omega ~ 6.6 at 60 Hz)
+// loses 1 - theta = 5 % per step and dies out, one it resolves loses about
+// (1 - theta) Omega^2 (a 6 m pendulum at 60 Hz: 2e-5 per step). theta = 1
+// (no loss) was measured unstable at 30 Hz for 12 and 16 mm wires (the
+// bending rows' and the predicted stretch's lags are not in the model);
+// theta = 0 (implicit Euler, the step before) lost 47 % of a 6 m, 500 kg
+// pendulum's swing in 20 s at 60 Hz; theta = 0.95 loses 5 to 11 % of it
+// (tests/cable/thin_wire_test.cpp). This is the Schur complement of
 // the strain rows (seed000 2.9): the solvers then see joint and contact
 // rows only, with responses Mbar^-1 J^T (mass_blocks.cpp). The matrices are
 // factored (factor_mass_blocks, below) after the joints' geometric
@@ -36,14 +51,25 @@ namespace pivot {
 
 namespace {
 
+// The share theta of the internal stiffness that acts on the step's
+// velocity change (the rest, 1 - theta, is implicit Euler's; see the
+// header comment).
+constexpr double kStiffnessOnVelocityChange = 0.95;
+
 // Adds one element's internal rows and stiffness to its matrix `mbar`
 // (nv x nv, column-major, holding M_e) and right-hand side `rhs` (holding
 // M_e v_e + h f_e): the elimination above.
 void eliminate_internal_rows(const ElementGroup& g, const StepScratch::InternalRows& in, uint32_t e, double h,
-                             double* mbar, double* rhs) {
+                             const double* v, double* mbar, double* rhs) {
     const uint32_t nv = g.nv;
     const double* stiffness = in.stiffness.data() + static_cast<size_t>(e) * nv * nv;
     for (uint32_t k = 0; k < nv * nv; ++k) mbar[k] += h * h * stiffness[k];
+    // K on the velocity change (see the header comment): rhs += theta h^2 K v.
+    for (uint32_t a = 0; a < nv; ++a) {
+        double sum = 0.0;
+        for (uint32_t b = 0; b < nv; ++b) sum += stiffness[a + b * nv] * v[b];
+        rhs[a] += kStiffnessOnVelocityChange * h * h * sum;
+    }
     for (uint32_t r = 0; r < in.row_counts[e]; ++r) {
         const size_t index = static_cast<size_t>(e) * in.max_rows + r;
         const pivot_row& row = in.rows[index];
@@ -167,7 +193,7 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
                 std::copy_n(m, nv * nv, mbar);
                 // Applied forces act on the shared nodes: added once per node above.
                 momentum(m, v + g.element_v(e), forces + static_cast<size_t>(e) * nv, nullptr, h, nv, rhs);
-                if (in.max_rows > 0) eliminate_internal_rows(g, in, e, h, mbar, rhs);
+                if (in.max_rows > 0) eliminate_internal_rows(g, in, e, h, v + g.element_v(e), mbar, rhs);
                 matrix.add_element(e, mbar);
                 for (uint32_t a = 0; a < nv; ++a) v_free[g.element_v(e) + a] += rhs[a];
                 s.momentum_rhs[g.first + e] = 1;
@@ -193,7 +219,7 @@ void compute_element_dynamics(const WorldModel& model, const WorldState& state, 
             if (internal || damping) {
                 double* rhs = in.element_rhs.data();
                 momentum(m, v, f, applied, h, nv, rhs);
-                if (internal) eliminate_internal_rows(g, in, e, h, m, rhs);
+                if (internal) eliminate_internal_rows(g, in, e, h, v, m, rhs);
                 if (damping) {
                     add_damping(s.damped.jacobians.data() + 6 * nv * damped, model.element_damping[element], h, nv,
                                 m);

@@ -145,7 +145,7 @@ V3 combine(const double* q, const double c[4]) {
 struct Instance {
     const pivot_host* host;
     double radius, density, youngs, tau;
-    double geometric;  // scale of the geometric stiffness, [0, 1]
+    double geometric;  // scale of the geometric stiffness, [0, 1]; negative: automatic
     int gauss;
     double area, inertia;      // A = pi r^2, I = pi r^4 / 4
     double xg[kMaxGauss];      // Gauss-Legendre points on [0, 1], ascending
@@ -489,20 +489,51 @@ pivot_status node_coordinates(const void*, const double pose[7], double* q_node)
 // (tension only: compression would make the matrix indefinite). The bending
 // rows' part is left out (bending moments of a cable are small next to its
 // tension where K matters).
-pivot_status internal_stiffness(const void* instance, const pivot_element_batch* batch, const pivot_step_info*,
+// Automatic scale (geometric_stiffness < 0, the default): K is needed where
+// the step cannot resolve an element's sideways mode. On one mode whose
+// tension force keeps its start-of-step direction (explicit) while the
+// bending rows act at the end (implicit), the step is stable iff
+// Omega_T^2 < 4 + Omega_B^2, Omega^2 = h^2 omega^2, with the Rayleigh
+// quotients of the zigzag shape (nodes at +-d, slopes 0: g = 1 - 6 xi^2 +
+// 4 xi^3, int g^2 = 0.4857, int g'^2 = 4.8, int g''^2 = 48)
+//     omega_T^2 = 9.88 T / (rho A L^2),   omega_B^2 = 98.8 E I / (rho A L^4),
+// T = E A eps at the element's largest strain. That bound is not enough
+// (a 12 mm steel wire, 16 elements of 0.375 m, swinging 500 kg at 60 Hz
+// has Omega_T^2 = 108 < 4 + Omega_B^2 = 323 and grew without bound: the
+// one-element model leaves out the coupling of elements and the axial
+// rows' own lag), so K is ramped in from a tenth of it to full at a fifth:
+// scale = clamp(10 Omega_T^2 / (4 + Omega_B^2) - 1, 0, 1). Measured
+// (tests/cable/thin_wire_test.cpp): 8 to 16 mm wires swinging 500 kg stay
+// bounded at 60 and 30 Hz; a short stiff wire (scenes/cable_crane.json,
+// 5 cm elements, Omega_T^2 / (4 + Omega_B^2) ~ 0.002) gets none.
+pivot_status internal_stiffness(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
                                 double* stiffness) {
     const auto* inst = static_cast<const Instance*>(instance);
     if (!items_present(inst, batch)) return PIVOT_ERROR;
     const double ea = inst->youngs * inst->area;
+    const double rho_a = inst->density * inst->area, ei = inst->youngs * inst->inertia;
+    const double h2 = step != nullptr ? step->timestep * step->timestep : 0.0;
     for (uint32_t e = 0; e < batch->count; ++e) {
         const double L = length_of(batch, e);
         const double* q = q_of(batch->q, e);
         double* out = stiffness + static_cast<size_t>(e) * kNv * kNv;
         std::memset(out, 0, sizeof(double) * kNv * kNv);
+        double largest = 0.0;  // the element's largest strain
+        for (int i = 0; i < inst->gauss; ++i) {
+            const V3 rx = combine(q, shape(inst->xg[i], L).sx);
+            largest = std::max(largest, 0.5 * (dot(rx, rx) - 1.0));
+        }
+        double scale = inst->geometric;
+        if (scale < 0.0) {  // automatic: where the step cannot resolve the sideways mode
+            const double tension_omega2 = h2 * 9.88 * ea * largest / (rho_a * L * L);
+            const double bending_omega2 = h2 * 98.8 * ei / (rho_a * L * L * L * L);
+            scale = std::clamp(10.0 * tension_omega2 / (4.0 + bending_omega2) - 1.0, 0.0, 1.0);
+        }
+        if (scale == 0.0) continue;
         for (int i = 0; i < inst->gauss; ++i) {
             const Shape f = shape(inst->xg[i], L);
             const V3 rx = combine(q, f.sx);
-            const double tension = inst->geometric * ea * std::max(0.5 * (dot(rx, rx) - 1.0), 0.0) * inst->wg[i] * L;
+            const double tension = scale * ea * std::max(0.5 * (dot(rx, rx) - 1.0), 0.0) * inst->wg[i] * L;
             if (tension == 0.0) continue;
             for (int a = 0; a < 4; ++a)
                 for (int b = 0; b < 4; ++b)
@@ -554,9 +585,11 @@ const pivot_param_info kParams[] = {
      "Kelvin-Voigt material damping time constant tau (stress = E (strain + tau strain rate)); 0 = none", 0.0, 0.0,
      HUGE_VAL, nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, 0, "geometric_stiffness", "1",
-     "scale of the tension's geometric stiffness in the implicit step (internal_stiffness): 1 stabilizes thin, "
-     "highly tensioned cables at large steps but damps their swinging; 0 = none (the thesis's method)", 0.0, 0.0,
-     1.0, nullptr, 0, 0},
+     "scale of the tension's geometric stiffness in the step (internal_stiffness), in every element: 1 keeps "
+     "thin, highly tensioned cables stable at large steps; 0 = none (the thesis's method); negative (the "
+     "default): automatic, 1 in the elements whose sideways tension mode the step cannot resolve against their "
+     "bending stiffness, 0 in the others",
+     -1.0, -1.0, 1.0, nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1,
      PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_MIN_EXCLUSIVE | PIVOT_PARAM_ROLE(PIVOT_ROLE_REST_LENGTH), "length", "m",
      "reference (stress-free) length L of the element", 1.0, 0.0, HUGE_VAL, nullptr, 0, 0},

@@ -179,12 +179,13 @@ protected:
         return out;
     }
     // internal_stiffness at q (12 x 12, column-major).
-    std::array<double, 144> stiffness_at(const PluginInstance& inst, const Q& q, double L = kLength) const {
+    std::array<double, 144> stiffness_at(const PluginInstance& inst, const Q& q, double L = kLength,
+                                         double h = 0.01) const {
         const Q reference = straight({0, 0, 0}, {1, 0, 0}, L);
         const auto item = items(L);
         const Q v{};
         pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), reference.data()};
-        pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {0, 0, -9.81}};
+        pivot_step_info step{sizeof(pivot_step_info), 0, h, 0.0, {0, 0, -9.81}};
         std::array<double, 144> k{};
         k.fill(-1.0);  // the plugin must write every entry
         const CallResult r = checked_internal_stiffness(inst, batch, step, unguarded(k.data()));
@@ -791,7 +792,7 @@ TEST_F(AncfCable, GeometricStiffnessIsTheDerivativeOfTheTensionForces) {
     // configuration): central differences of the plugin's own axial
     // Jacobians. J_i = r_x^T S_x is linear in q, so the differences are exact
     // but for rounding (~1e-16 |F| / d with d = 1e-5: ~1e-11 relative).
-    // Scale 0 (and the default) gives K = 0 and 0.5 gives half of it.
+    // Scale 0 gives K = 0 and 0.5 gives half of it; the default is automatic.
     PluginInstance inst = make_geometric(1.0);
     const Q& q = kStretchedCurved;
     const Rows base = rows_at(inst, q);
@@ -829,10 +830,14 @@ TEST_F(AncfCable, GeometricStiffnessIsTheDerivativeOfTheTensionForces) {
     EXPECT_LT(worst / kmax, 1e-6);
     EXPECT_LT(asym, 1e-14 * kmax);  // symmetric to rounding (t S_a S_b vs t S_b S_a)
     EXPECT_GT(eig.front(), -1e-12 * kmax);
-    // Scale 0 and the default: nothing. Scale 0.5: half.
-    for (const std::array<double, 144>& zero : {stiffness_at(make_geometric(0.0), q), stiffness_at(make(), q)}) {
-        for (double x : zero) EXPECT_EQ(x, 0.0);
-    }
+    // Scale 0: nothing. Scale 0.5: half. The default (automatic): all of it
+    // at h = 0.01 s (at its largest strain, 0.43, this element's
+    // Omega_T^2 ~ 7 is past the ramp's end, (4 + Omega_B^2) / 5 ~ 0.8),
+    // nothing at h = 1e-6 s (Omega_T^2 ~ 7e-8).
+    for (double x : stiffness_at(make_geometric(0.0), q)) EXPECT_EQ(x, 0.0);
+    const std::array<double, 144> automatic = stiffness_at(make(), q);
+    for (int k = 0; k < 144; ++k) EXPECT_EQ(automatic[k], K[k]);
+    for (double x : stiffness_at(make(), q, kLength, 1e-6)) EXPECT_EQ(x, 0.0);
     const std::array<double, 144> half = stiffness_at(make_geometric(0.5), q);
     double worst_half = 0.0;
     for (int k = 0; k < 144; ++k) worst_half = std::max(worst_half, std::abs(half[k] - 0.5 * K[k]));

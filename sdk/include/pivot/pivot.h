@@ -400,8 +400,8 @@ typedef struct pivot_cable_desc {
     double density;             /* kg/m^3, > 0; default 7800 */
     double youngs_modulus;      /* Pa, > 0; default 2e11 */
     double damping;             /* s, >= 0: Kelvin-Voigt time constant (not N s/m); default 0 */
-    double geometric_stiffness; /* [0, 1]: the plugin's "geometric_stiffness"; negative (default):
-                                   the plugin's default */
+    double geometric_stiffness; /* [0, 1]: the plugin's "geometric_stiffness" (0: off); negative (default):
+                                   the plugin's default (pivot.element.ancf_cable: automatic) */
     const char* material;       /* contact material; default "default" */
     const pivot_cable_attachment* attachments; /* attachment_count entries, or NULL */
     uint32_t attachment_count;

@@ -188,9 +188,13 @@ typedef struct pivot_element_functions {
      * dF = -(J^T C^-1 J + K) dq; K is the part from the rotation of J under
      * stress, sum_i lambda_i d^2 phi_i / dq^2 (e.g. a cable's tension: in a
      * thin tensioned cable it, not the bending rows, stiffens sideways
-     * motion). The host adds h^2 K to the iteration matrix (linearly
-     * implicit integration of the internal forces). A plugin returns only
-     * the semidefinite part (compression dropped). Optional: NULL = zero.
+     * motion). The host adds h^2 K to the iteration matrix and
+     * 0.95 h^2 K v to its right-hand side: K acts on the step's velocity
+     * change, and on the velocity itself only at 5 % (implicit Euler's
+     * share), which keeps unresolved sideways modes from growing without
+     * damping resolved motion (docs/engine.md "Cables at real-time steps").
+     * A plugin returns only the semidefinite part (compression dropped).
+     * Optional: NULL = zero.
      */
     pivot_status (*internal_stiffness)(const void* instance, const pivot_element_batch* batch,
                                        const pivot_step_info* step, double* stiffness);
