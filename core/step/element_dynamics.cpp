@@ -20,14 +20,15 @@
 // k against mass m, with Omega^2 = h^2 k / m and the force taken at the
 // step's start, the energy changes per step by the factor
 // (1 + theta Omega^2) / (1 + Omega^2): a mode the step cannot resolve
-// (Omega >> 1, a 12 mm wire carrying 500 kg has Omega ~ 6.6 at 60 Hz)
-// loses 1 - theta = 5 % per step and dies out, one it resolves loses about
-// (1 - theta) Omega^2 (a 6 m pendulum at 60 Hz: 2e-5 per step). theta = 1
-// (no loss) was measured unstable at 30 Hz for 12 and 16 mm wires (the
-// bending rows' and the predicted stretch's lags are not in the model);
-// theta = 0 (implicit Euler, the step before) lost 47 % of a 6 m, 500 kg
-// pendulum's swing in 20 s at 60 Hz; theta = 0.95 loses 5 to 11 % of it
-// (tests/cable/thin_wire_test.cpp). This is the Schur complement of
+// (Omega >> 1: the sideways mode of a 12 mm wire's 0.375 m elements
+// carrying 500 kg has Omega ~ 10 at 60 Hz) loses 1 - theta = 5 % per step
+// and dies out, one it resolves loses about (1 - theta) Omega^2 (a 6 m
+// pendulum at 60 Hz: 2e-5 per step). theta = 1 (no loss) was measured
+// unstable at 30 Hz for 12 and 16 mm wires (the bending rows' and the
+// predicted stretch's lags are not in the model); theta = 0 (implicit
+// Euler, the step before) lost 47 % of a 6 m, 500 kg pendulum's swing in
+// 20 s at 60 Hz; theta = 0.95 loses 3 to 7 % of it at 60 Hz and 10 % at
+// 30 Hz (tests/cable/thin_wire_test.cpp). This is the Schur complement of
 // the strain rows (seed000 2.9): the solvers then see joint and contact
 // rows only, with responses Mbar^-1 J^T (mass_blocks.cpp). The matrices are
 // factored (factor_mass_blocks, below) after the joints' geometric
