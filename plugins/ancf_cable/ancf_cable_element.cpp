@@ -622,7 +622,7 @@ const pivot_element_functions kFunctions = make_functions();
 
 const pivot_plugin_descriptor kDescriptor = {
     sizeof(pivot_plugin_descriptor), PIVOT_ABI_MAJOR, PIVOT_ABI_MINOR, PIVOT_KIND_ELEMENT, kId,
-    "ANCF cable", "Pivot", "0.1.0",
+    "ANCF cable", "Pivot", "0.2.0",
     "3D gradient-deficient ANCF cable element: constant mass, gravity, axial and vector-curvature strain rows",
     PIVOT_ELEMENT_CAP_CONSTANT_MASS | PIVOT_ELEMENT_CAP_INTERNAL_ROWS | PIVOT_ELEMENT_CAP_SHARED_NODES, kParams,
     sizeof(kParams) / sizeof(kParams[0]), 0, &kFunctions};
