@@ -27,8 +27,8 @@
 // unstable at 30 Hz for 12 and 16 mm wires (the bending rows' and the
 // predicted stretch's lags are not in the model); theta = 0 (implicit
 // Euler, the step before) lost 47 % of a 6 m, 500 kg pendulum's swing in
-// 20 s at 60 Hz; theta = 0.95 loses 3 to 7 % of it at 60 Hz and 10 % at
-// 30 Hz (tests/cable/thin_wire_test.cpp). This is the Schur complement of
+// 20 s at 60 Hz; theta = 0.95 loses 3 to 7 % of it at 60 Hz and 10 to 11 %
+// at 30 Hz (tests/cable/thin_wire_test.cpp). This is the Schur complement of
 // the strain rows (seed000 2.9): the solvers then see joint and contact
 // rows only, with responses Mbar^-1 J^T (mass_blocks.cpp). The matrices are
 // factored (factor_mass_blocks, below) after the joints' geometric

@@ -490,22 +490,22 @@ pivot_status node_coordinates(const void*, const double pose[7], double* q_node)
 // rows' part is left out (bending moments of a cable are small next to its
 // tension where K matters).
 // Automatic scale (geometric_stiffness < 0, the default): K is needed where
-// the step cannot resolve an element's sideways mode. On one mode whose
-// tension force keeps its start-of-step direction (explicit) while the
-// bending rows act at the end (implicit), the step is stable iff
-// Omega_T^2 < 4 + Omega_B^2, Omega^2 = h^2 omega^2, with the Rayleigh
-// quotients of the zigzag shape (nodes at +-d, slopes 0: g = 1 - 6 xi^2 +
-// 4 xi^3, int g^2 = 0.4857, int g'^2 = 4.8, int g''^2 = 48)
-//     omega_T^2 = 9.88 T / (rho A L^2),   omega_B^2 = 98.8 E I / (rho A L^4),
-// T = E A eps at the element's largest strain. That bound is not enough
-// (a 12 mm steel wire, 16 elements of 0.375 m, swinging 500 kg at 60 Hz
-// has Omega_T^2 = 108 < 4 + Omega_B^2 = 323 and grew without bound: the
-// one-element model leaves out the coupling of elements and the axial
-// rows' own lag), so K is ramped in from a tenth of it to full at a fifth:
-// scale = clamp(10 Omega_T^2 / (4 + Omega_B^2) - 1, 0, 1). Measured
-// (tests/cable/thin_wire_test.cpp): 8 to 16 mm wires swinging 500 kg stay
-// bounded at 60 and 30 Hz; a short stiff wire (scenes/cable_crane.json,
-// 5 cm elements, Omega_T^2 / (4 + Omega_B^2) ~ 0.002) gets none.
+// the step cannot resolve a sideways wave on the cable. A wave of
+// wavenumber k on a string of tension T and bending stiffness E I has
+// rho A omega^2 = T k^2 + E I k^4; with the tension's force taken at the
+// step's start (explicit) and the bending rows at its end (implicit), the
+// step grows it unless h^2 T k^2 / (rho A) - h^2 E I k^4 / (rho A) < 4
+// (symplectic Euler's bound h^2 omega^2 < 4, less what the implicit part
+// holds). Over the waves an element can carry (k <= pi / L) that is
+// largest at k^2 = T / (2 E I) or at k = pi / L; with T = E A eps at the
+// element's largest strain, scale = clamp((Omega_max^2 - 2) / 2, 0, 1):
+// none below half the bound, all of K from the bound on. Measured
+// (tests/cable/thin_wire_test.cpp: a sweep of 4 to 20 mm wires, 8 to 48
+// elements, 50 to 5000 kg, 60 and 30 Hz, all bounded): a 12 mm wire of 16
+// elements swinging 500 kg at 60 Hz has Omega_max^2 = 9.2 and needs it; a
+// short stiff wire (scenes/cable_crane.json, 5 cm elements, h = 10 ms) has
+// 0.4 and gets none. (A bound from the element's own zigzag mode alone
+// misjudged fine cables: their unstable waves span several elements.)
 pivot_status internal_stiffness(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
                                 double* stiffness) {
     const auto* inst = static_cast<const Instance*>(instance);
@@ -524,10 +524,10 @@ pivot_status internal_stiffness(const void* instance, const pivot_element_batch*
             largest = std::max(largest, 0.5 * (dot(rx, rx) - 1.0));
         }
         double scale = inst->geometric;
-        if (scale < 0.0) {  // automatic: where the step cannot resolve the sideways mode
-            const double tension_omega2 = h2 * 9.88 * ea * largest / (rho_a * L * L);
-            const double bending_omega2 = h2 * 98.8 * ei / (rho_a * L * L * L * L);
-            scale = std::clamp(10.0 * tension_omega2 / (4.0 + bending_omega2) - 1.0, 0.0, 1.0);
+        if (scale < 0.0) {  // automatic: where the step cannot resolve a sideways wave
+            const double a = h2 * ea * largest / rho_a, b = h2 * ei / rho_a;  // Omega^2 = a k^2 - b k^4
+            const double k2 = std::min(a / (2.0 * b), kPi * kPi / (L * L));     // the worst wave the element holds
+            scale = std::clamp((a * k2 - b * k2 * k2 - 2.0) / 2.0, 0.0, 1.0);
         }
         if (scale == 0.0) continue;
         for (int i = 0; i < inst->gauss; ++i) {
@@ -587,8 +587,8 @@ const pivot_param_info kParams[] = {
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1, 0, "geometric_stiffness", "1",
      "scale of the tension's geometric stiffness in the step (internal_stiffness), in every element: 1 keeps "
      "thin, highly tensioned cables stable at large steps; 0 = none (the thesis's method); negative (the "
-     "default): automatic, 1 in the elements whose sideways tension mode the step cannot resolve against their "
-     "bending stiffness, 0 in the others",
+     "default): automatic, 1 in the elements where the step cannot resolve a sideways wave against the "
+     "bending stiffness, 0 where it can",
      -1.0, -1.0, 1.0, nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_REAL, 1,
      PIVOT_PARAM_PER_ITEM | PIVOT_PARAM_MIN_EXCLUSIVE | PIVOT_PARAM_ROLE(PIVOT_ROLE_REST_LENGTH), "length", "m",

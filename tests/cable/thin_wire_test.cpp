@@ -32,20 +32,21 @@ namespace {
 constexpr double kLoad = 500.0;  // kg
 constexpr double kDrop = 3944.0;  // J: E_s, the load's potential drop from 30 degrees
 
-std::unique_ptr<World> swinging_wire(double radius, double h, std::optional<double> geometric_stiffness) {
+std::unique_ptr<World> swinging_wire(double radius, double h, std::optional<double> geometric_stiffness,
+                                     uint32_t elements = 16, double mass = kLoad) {
     WorldSettings settings;
     settings.timestep = h;
     auto world = std::make_unique<World>(test::first_party_plugins(), settings);
     BodyDescription load;
     load.name = "load";
-    load.mass = kLoad;
-    const double i = kLoad * 0.5 / 6.0;  // a 1 m cube's
+    load.mass = mass;
+    const double i = mass * 0.5 / 6.0;  // a 1 m cube's
     load.inertia = {i, 0, 0, 0, i, 0, 0, 0, i};
     load.position = {3.0, 0, 12.0 - 5.2 - 0.5};  // 6 m of wire at 30 degrees, the load 0.5 m below its end
     world->add_body(load);
     CableDescription wire;
     wire.name = "wire";
-    wire.elements = 16;
+    wire.elements = elements;
     wire.radius = radius;
     wire.density = 7850.0;
     wire.damping = 0.01;
@@ -91,6 +92,47 @@ TEST(ThinWire, HeavyPendulumsStayBoundedAndKeepSwingingAtSixtyAndThirtyHertz) {
             EXPECT_LT(s.loss, 0.5 * kDrop) << radius << " m at h = " << h;
         }
     }
+}
+
+// The automatic choice over wires, discretizations and loads: 4 to 20 mm,
+// 8 to 48 elements (75 to 12.5 cm), 50 to 5000 kg, at 60 and 30 Hz, 10 s
+// each, with the criteria above (the potential drop scales with the load).
+// Measured: all 72 bounded, largest rise 0.91 % of the drop, loss at most
+// 18 % in 10 s (a 20 mm wire with 50 kg at 30 Hz: the wire's own swing).
+// A first automatic rule, from one element's zigzag mode alone, let 8 of
+// them grow (the fine cables: their unstable waves span several elements).
+TEST(ThinWire, TheAutomaticChoiceHoldsAcrossWiresElementsAndLoads) {
+    int bounded = 0, total = 0;
+    double worst_rise = 0.0, worst_loss = 0.0;  // fractions of the drop
+    for (double radius : {0.002, 0.004, 0.006, 0.010}) {
+        for (uint32_t elements : {8u, 16u, 48u}) {
+            for (double mass : {50.0, 500.0, 5000.0}) {
+                for (double h : {1.0 / 60.0, 1.0 / 30.0}) {
+                    auto world = swinging_wire(radius, h, std::nullopt, elements, mass);
+                    const double drop = mass * 9.81 * 5.99 * (1.0 - std::cos(M_PI / 6.0));
+                    Swing s;
+                    bool failed = false;
+                    try {
+                        s = swing(*world, 10.0);
+                    } catch (const Error&) {
+                        failed = true;
+                    }
+                    const bool ok = !failed && !s.diverging && s.largest_rise < 0.02 * drop && s.loss < 0.5 * drop;
+                    EXPECT_TRUE(ok) << 2000 * radius << " mm, " << elements << " elements, " << mass << " kg, "
+                                    << 1.0 / h << " Hz: rise " << s.largest_rise / drop << ", loss " << s.loss / drop
+                                    << " of the drop" << (s.diverging ? ", diverging" : "")
+                                    << (failed ? ", failed" : "");
+                    worst_rise = std::max(worst_rise, s.largest_rise / drop);
+                    worst_loss = std::max(worst_loss, s.loss / drop);
+                    bounded += ok ? 1 : 0;
+                    ++total;
+                }
+            }
+        }
+    }
+    std::printf("[ measured ] %d of %d wires bounded and swinging; largest rise %.2f %%, largest loss in 10 s %.1f %% "
+                "of the drop\n",
+                bounded, total, 100 * worst_rise, 100 * worst_loss);
 }
 
 // The thesis's method (geometric stiffness off) at 60 Hz: the 12 mm wire's

@@ -831,9 +831,9 @@ TEST_F(AncfCable, GeometricStiffnessIsTheDerivativeOfTheTensionForces) {
     EXPECT_LT(asym, 1e-14 * kmax);  // symmetric to rounding (t S_a S_b vs t S_b S_a)
     EXPECT_GT(eig.front(), -1e-12 * kmax);
     // Scale 0: nothing. Scale 0.5: half. The default (automatic): all of it
-    // at h = 0.01 s (at its largest strain, 0.43, this element's
-    // Omega_T^2 ~ 7 is past the ramp's end, (4 + Omega_B^2) / 5 ~ 0.8),
-    // nothing at h = 1e-6 s (Omega_T^2 ~ 7e-8).
+    // at h = 0.01 s (at its largest strain, 0.43, the worst wave this
+    // element holds, k = pi / L, has h^2 (T k^2 - E I k^4) / (rho A) = 6.5,
+    // past the bound 4), nothing at h = 1e-6 s (6.5e-8).
     for (double x : stiffness_at(make_geometric(0.0), q)) EXPECT_EQ(x, 0.0);
     const std::array<double, 144> automatic = stiffness_at(make(), q);
     for (int k = 0; k < 144; ++k) EXPECT_EQ(automatic[k], K[k]);
