@@ -518,10 +518,16 @@ pivot_status internal_stiffness(const void* instance, const pivot_element_batch*
         const double* q = q_of(batch->q, e);
         double* out = stiffness + static_cast<size_t>(e) * kNv * kNv;
         std::memset(out, 0, sizeof(double) * kNv * kNv);
-        double largest = 0.0;  // the element's largest strain
+        // The axial strain at each Gauss point, once: the automatic scale
+        // reads the largest, K each one's tension.
+        Shape f[kMaxGauss];
+        double strain[kMaxGauss];
+        double largest = 0.0;
         for (int i = 0; i < inst->gauss; ++i) {
-            const V3 rx = combine(q, shape(inst->xg[i], L).sx);
-            largest = std::max(largest, 0.5 * (dot(rx, rx) - 1.0));
+            f[i] = shape(inst->xg[i], L);
+            const V3 rx = combine(q, f[i].sx);
+            strain[i] = 0.5 * (dot(rx, rx) - 1.0);
+            largest = std::max(largest, strain[i]);
         }
         double scale = inst->geometric;
         if (scale < 0.0) {  // automatic: where the step cannot resolve a sideways wave
@@ -531,13 +537,13 @@ pivot_status internal_stiffness(const void* instance, const pivot_element_batch*
         }
         if (scale == 0.0) continue;
         for (int i = 0; i < inst->gauss; ++i) {
-            const Shape f = shape(inst->xg[i], L);
-            const V3 rx = combine(q, f.sx);
-            const double tension = scale * ea * std::max(0.5 * (dot(rx, rx) - 1.0), 0.0) * inst->wg[i] * L;
+            const double tension = scale * ea * std::max(strain[i], 0.0) * inst->wg[i] * L;
             if (tension == 0.0) continue;
             for (int a = 0; a < 4; ++a)
                 for (int b = 0; b < 4; ++b)
-                    for (int k = 0; k < 3; ++k) out[(3 * a + k) + kNv * (3 * b + k)] += tension * f.sx[a] * f.sx[b];
+                    for (int k = 0; k < 3; ++k) {
+                        out[(3 * a + k) + kNv * (3 * b + k)] += tension * f[i].sx[a] * f[i].sx[b];
+                    }
         }
     }
     return PIVOT_OK;
