@@ -28,7 +28,7 @@ struct pivot_world {
     // order on demand: a deque never moves its strings, so the pointers stay
     // valid while the world lives, even when later additions move the
     // World's own records (a short std::string moves its characters).
-    mutable std::deque<std::string> body_names, joint_names, cable_names;
+    mutable std::deque<std::string> body_names, joint_names, cable_names, rope_names;
 };
 
 namespace pivot::api {

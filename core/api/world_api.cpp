@@ -135,6 +135,69 @@ PIVOT_API pivot_status pivot_world_set_cable_reel_speed(pivot_world* world, uint
     });
 }
 
+// ---------------------------------------------------------------- ropes
+
+PIVOT_API uint32_t pivot_world_rope_count(const pivot_world* world) {
+    return world != nullptr ? world->world->rope_count() : 0;
+}
+
+PIVOT_API pivot_status pivot_world_find_rope(const pivot_world* world, const char* name, uint32_t* index) {
+    return guarded("pivot_world_find_rope", [&] {
+        const auto& w = world_of(world, "pivot_world_find_rope");
+        require(index, "pivot_world_find_rope", "index") = w.rope(require(name, "pivot_world_find_rope", "name"));
+    });
+}
+
+PIVOT_API const char* pivot_world_rope_name(const pivot_world* world, uint32_t rope) {
+    if (world == nullptr || rope >= world->world->rope_count()) return nullptr;
+    return stable_name(world->rope_names, rope, [&](uint32_t r) { return world->world->rope_name(r); });
+}
+
+PIVOT_API pivot_status pivot_world_get_rope(const pivot_world* world, uint32_t rope, pivot_rope_state* state) {
+    return guarded("pivot_world_get_rope", [&] {
+        const auto& w = world_of(world, "pivot_world_get_rope");
+        checked_rope(w, rope, "pivot_world_get_rope");
+        auto& out = require(state, "pivot_world_get_rope", "state");
+        pivot::RopePath path;
+        w.rope_path(rope, path);
+        out.tension = w.rope_tension(rope);
+        out.length = w.rope_length(rope);
+        out.path_length = path.length;
+        out.point_count = static_cast<uint32_t>(path.arrive.size());
+        out.reserved = 0;
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_rope_reel_speed(pivot_world* world, uint32_t rope, double speed) {
+    return guarded("pivot_world_set_rope_reel_speed", [&] {
+        auto& w = world_of(world, "pivot_world_set_rope_reel_speed");
+        w.set_rope_reel_speed(checked_rope(w, rope, "pivot_world_set_rope_reel_speed"), speed);
+    });
+}
+
+PIVOT_API pivot_status pivot_world_get_rope_path(const pivot_world* world, uint32_t rope, double* positions,
+                                                 uint32_t capacity) {
+    return guarded("pivot_world_get_rope_path", [&] {
+        const auto& w = world_of(world, "pivot_world_get_rope_path");
+        checked_rope(w, rope, "pivot_world_get_rope_path");
+        require(positions, "pivot_world_get_rope_path", "positions");
+        pivot::RopePath path;
+        w.rope_path(rope, path);
+        const size_t needed = 2 * path.arrive.size();
+        if (capacity < needed) {
+            throw pivot::Error(fmt::format("pivot_world_get_rope_path: rope '{}': capacity {} is too small ({} points "
+                                           "= 2 per route point)",
+                                           w.rope_name(rope), capacity, needed));
+        }
+        for (size_t k = 0; k < path.arrive.size(); ++k) {
+            for (int i = 0; i < 3; ++i) {
+                positions[6 * k + i] = path.arrive[k][i];
+                positions[6 * k + 3 + i] = path.leave[k][i];
+            }
+        }
+    });
+}
+
 PIVOT_API pivot_status pivot_world_get_body(const pivot_world* world, uint32_t body, pivot_body_state* state) {
     return guarded("pivot_world_get_body", [&] {
         const auto& w = world_of(world, "pivot_world_get_body");
@@ -211,6 +274,13 @@ PIVOT_API pivot_status pivot_world_remove_cable(pivot_world* world, uint32_t cab
     });
 }
 
+PIVOT_API pivot_status pivot_world_remove_rope(pivot_world* world, uint32_t rope) {
+    return guarded("pivot_world_remove_rope", [&] {
+        auto& w = world_of(world, "pivot_world_remove_rope");
+        w.remove_rope(checked_rope(w, rope, "pivot_world_remove_rope"));
+    });
+}
+
 PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_kind kind, uint32_t index) {
     if (world == nullptr) return 0;
     const pivot::World& w = *world->world;
@@ -218,6 +288,7 @@ PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_ki
         case PIVOT_OBJECT_BODY: return index < w.body_count() && w.body_removed(index) ? 1u : 0u;
         case PIVOT_OBJECT_JOINT: return index < w.joint_count() && w.joint_removed(index) ? 1u : 0u;
         case PIVOT_OBJECT_CABLE: return index < w.cable_count() && w.cable_removed(index) ? 1u : 0u;
+        case PIVOT_OBJECT_ROPE: return index < w.rope_count() && w.rope_removed(index) ? 1u : 0u;
     }
     return 0;
 }

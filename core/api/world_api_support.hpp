@@ -63,6 +63,7 @@ inline constexpr size_t kBodySize10 = offsetof(pivot_body_desc, linear_damping);
 inline constexpr size_t kJointSize10 = offsetof(pivot_joint_desc, motor_mode);
 inline constexpr size_t kStatisticsSize10 = offsetof(pivot_world_statistics, energy_excess);
 inline constexpr size_t kCableSize10 = offsetof(pivot_cable_desc, reserved);
+inline constexpr size_t kRopeSize10 = sizeof(pivot_rope_desc);  // 0.10
 
 inline pivot::World& world_of(pivot_world* w, const char* function) {
     return *require(w, function, "world").world;
@@ -115,6 +116,14 @@ inline uint32_t checked_cable(const pivot::World& world, uint32_t cable, const c
                                        cable, world.cable_count()));
     }
     return cable;
+}
+
+inline uint32_t checked_rope(const pivot::World& world, uint32_t rope, const char* function) {
+    if (rope >= world.rope_count()) {
+        throw pivot::Error(fmt::format("{}: rope index {} is out of range (the world has {} ropes)", function, rope,
+                                       world.rope_count()));
+    }
+    return rope;
 }
 
 // A name that stays put while the world lives (pivot_world::body_names).

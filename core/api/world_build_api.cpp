@@ -351,4 +351,43 @@ PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cab
     });
 }
 
+// ---------------------------------------------------------------- ropes
+
+PIVOT_API void pivot_rope_desc_init(pivot_rope_desc* rope) {
+    if (rope == nullptr) return;
+    std::memset(rope, 0, sizeof(*rope));
+    rope->struct_size = sizeof(*rope);
+}
+
+PIVOT_API pivot_status pivot_world_add_rope(pivot_world* world, const pivot_rope_desc* rope, uint32_t* index) {
+    return guarded("pivot_world_add_rope", [&] {
+        auto& w = world_of(world, "pivot_world_add_rope");
+        const pivot_rope_desc d = read_struct(require(rope, "pivot_world_add_rope", "rope"), kRopeSize10, "rope");
+        pivot::RopeDescription r;
+        r.name = text(d.name);
+        if (d.point_count > 1000) {
+            throw pivot::Error(fmt::format("rope '{}': route: must have 2 to 1000 points, got {}", r.name,
+                                           d.point_count));
+        }
+        if (d.point_count > 0) require(d.points, "pivot_world_add_rope", "rope->points");
+        for (uint32_t k = 0; k < d.point_count; ++k) {
+            const pivot_rope_point& p = d.points[k];
+            pivot::RopePointDescription point;
+            point.body = text(p.body, "world");
+            point.point = array_of(p.point);
+            point.axis = array_of(p.axis);
+            point.radius = p.radius;
+            r.route.push_back(std::move(point));
+        }
+        r.length = d.length;
+        r.stiffness = d.stiffness;
+        r.damping = d.damping;
+        r.reel_speed = d.reel_speed;
+        r.min_length = d.min_length;
+        r.max_length = d.max_length;
+        const pivot::RopeId id = w.add_rope(r);
+        if (index != nullptr) *index = id;
+    });
+}
+
 }  // extern "C"

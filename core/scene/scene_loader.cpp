@@ -2,7 +2,7 @@
 // plugin_paths first, since everything else may name their plugins),
 // materials, material pairs, bodies, static shapes, cables (they attach to
 // bodies), joints (whose names must not clash with the cables' attachment
-// joints, "<cable>/attach<k>"). The structure
+// joints, "<cable>/attach<k>"), ropes (they pass bodies). The structure
 // (keys, types, references between objects) is checked here, where the JSON
 // Pointer is known; value ranges are World's own checks, whose messages get
 // the file and the pointer prepended, so no rule is written twice.
@@ -76,7 +76,7 @@ public:
                                             scene::describe_json(root["format"].json()), kFormat));
         }
         const JsonObject top(root, {"format", "settings", "materials", "material_pairs", "bodies", "static_shapes",
-                                    "joints", "cables"});
+                                    "joints", "cables", "ropes"});
         // An empty settings object stands for an absent one.
         const nlohmann::json no_settings = nlohmann::json::object();
         read_settings(top.optional("settings").value_or(JsonAt(no_settings, "/settings", root.source())));
@@ -86,6 +86,7 @@ public:
         if (auto shapes = top.optional("static_shapes")) read_static_shapes(*shapes);
         if (auto cables = top.optional("cables")) read_cables(*cables);
         if (auto joints = top.optional("joints")) read_joints(*joints);
+        if (auto ropes = top.optional("ropes")) read_ropes(*ropes);
         return std::move(world_);
     }
 
@@ -632,6 +633,43 @@ private:
             for (size_t k = 0; k < cable.attach.size(); ++k) {
                 joint_pointers_.emplace(fmt::format("{}/attach{}", cable.name, k), (*attach)[k].pointer());
             }
+        }
+    }
+
+    // --- ropes ----------------------------------------------------------
+
+    void read_ropes(const JsonAt& at) {
+        std::map<std::string, std::string> rope_pointers;
+        for (size_t i = 0; i < at.array_size(); ++i) {
+            const JsonAt r_at = at[i];
+            const JsonObject r(r_at, {"name", "route", "length", "stiffness", "damping", "winch"});
+            RopeDescription rope;
+            const JsonAt name = r.required("name", "a name unique among ropes");
+            rope.name = name.nonempty_string();
+            if (auto it = rope_pointers.find(rope.name); it != rope_pointers.end()) {
+                name.fail(fmt::format("duplicate rope name '{}' (also {})", rope.name, it->second));
+            }
+            const JsonAt route = r.required("route", "the points the rope passes, from one end to the other");
+            for (size_t k = 0; k < route.array_size(); ++k) {
+                const JsonObject p(route[k], {"body", "point", "radius", "axis"});
+                RopePointDescription point;
+                if (auto v = p.optional("body")) point.body = v->nonempty_string();
+                point.point = p.required("point", "m, world: the point, or the sheave's centre").vec3();
+                if (auto v = p.optional("radius")) point.radius = v->number();
+                if (auto v = p.optional("axis")) point.axis = v->vec3();
+                rope.route.push_back(std::move(point));
+            }
+            if (auto v = r.optional("length")) rope.length = v->number();
+            if (auto v = r.optional("stiffness")) rope.stiffness = v->number();
+            if (auto v = r.optional("damping")) rope.damping = v->number();
+            if (auto v = r.optional("winch")) {
+                const JsonObject w(*v, {"speed", "min_length", "max_length"});
+                if (auto x = w.optional("speed")) rope.reel_speed = x->number();
+                if (auto x = w.optional("min_length")) rope.min_length = x->number();
+                if (auto x = w.optional("max_length")) rope.max_length = x->number();
+            }
+            at_pointer(r_at, [&] { world_->add_rope(rope); });
+            rope_pointers.emplace(rope.name, r_at.pointer());
         }
     }
 

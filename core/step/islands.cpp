@@ -25,9 +25,9 @@ void find_islands(const WorldModel& model, StepScratch& s) {
     const auto blocks = static_cast<uint32_t>(model.blocks.size());
     std::iota(s.island_parent.begin(), s.island_parent.end(), 0u);
     for (const ProblemRow& row : s.rows) {
-        if (row.block_count == 2) {
+        for (uint32_t k = 1; k < row.block_count; ++k) {  // a rope's row joins up to kMaxRowBlocks
             const uint32_t a = find_root(s.island_parent, row.blocks[0].block);
-            const uint32_t b = find_root(s.island_parent, row.blocks[1].block);
+            const uint32_t b = find_root(s.island_parent, row.blocks[k].block);
             if (a != b) s.island_parent[std::max(a, b)] = std::min(a, b);
         }
     }

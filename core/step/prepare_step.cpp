@@ -178,6 +178,46 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         r.stiffness.assign(static_cast<size_t>(jg.count) * 144, 0.0);
         max_rows_total += jg.count * jg.max_rows;
     }
+    // Ropes: their route points' material frames, one call per element group.
+    s.rope_frames.assign(model.element_groups.size(), {});
+    s.rope_point_start.assign(1, 0);
+    s.rope_point_group.clear();
+    s.rope_point_index.clear();
+    size_t longest_route = 0;
+    for (const RopeRecord& rope : model.ropes) {
+        for (const RopePoint& p : rope.route) {
+            const Attachment& a = p.at;
+            if (a.element == Attachment::kWorld) {
+                s.rope_point_group.push_back(UINT32_MAX);
+                s.rope_point_index.push_back(0);
+                continue;
+            }
+            const uint32_t group = model.element_group[a.element];
+            const ElementGroup& g = model.element_groups[group];
+            auto& frames = s.rope_frames[group];
+            s.rope_point_group.push_back(group);
+            s.rope_point_index.push_back(static_cast<uint32_t>(frames.points.size()));
+            frames.points.push_back({a.element - g.first, 0, {a.local_point[0], a.local_point[1], a.local_point[2]}});
+            jacobian_values += g.nv;
+        }
+        s.rope_point_start.push_back(static_cast<uint32_t>(s.rope_point_group.size()));
+        longest_route = std::max(longest_route, rope.route.size());
+        if (!rope.removed) ++max_rows_total;
+    }
+    for (size_t g = 0; g < s.rope_frames.size(); ++g) {
+        auto& frames = s.rope_frames[g];
+        const size_t n = frames.points.size();
+        frames.poses.assign(7 * n, 0.0);
+        frames.twists.assign(6 * n, 0.0);
+        frames.jacobians.assign(6 * model.element_groups[g].nv * n, 0.0);
+    }
+    s.rope_route.reserve(longest_route);
+    s.rope_path.arrive.reserve(longest_route);
+    s.rope_path.leave.reserve(longest_route);
+    s.rope_path.direction.reserve(longest_route);
+    s.rope_path.segment_length.reserve(longest_route);
+    s.rope_impulses.assign(model.ropes.size(), 0.0);
+
     s.rows.reserve(max_rows_total);
     s.jacobian.reserve(jacobian_values);
     s.response.reserve(jacobian_values);
@@ -187,7 +227,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.island_row_start.reserve(blocks + 1);
     s.island_rows.reserve(max_rows_total);
     s.block_row_start.assign(blocks + 1, 0);
-    s.block_rows.reserve(2 * max_rows_total);
+    s.block_rows.reserve(kMaxRowBlocks * max_rows_total);
     s.problems.reserve(blocks);
     s.island_block_index.assign(blocks, UINT32_MAX);
     s.x.reserve(max_rows_total);

@@ -67,6 +67,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                                              std::chrono::duration<double>(budget - s.after_solve_seconds));
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
+    s.rope_impulses.assign(state.rope_impulses.size(), 0.0);
     if (s.island_x.size() < s.island_count) s.island_x.resize(s.island_count);
     if (s.island_reports.size() < s.island_count) s.island_reports.resize(s.island_count);
 
@@ -84,6 +85,10 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
             if (row.contact >= 0) {
                 x[k] = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
                                                row.slot];
+                continue;
+            }
+            if (row.rope >= 0) {
+                x[k] = state.rope_impulses[static_cast<uint32_t>(row.rope)];
                 continue;
             }
             const JointGroup& jg = model.joint_groups[row.joint_group];
@@ -150,6 +155,8 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
             if (row.contact >= 0) {
                 s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows + row.slot] =
                     x[k];
+            } else if (row.rope >= 0) {
+                s.rope_impulses[static_cast<uint32_t>(row.rope)] = x[k];
             } else {
                 const JointGroup& jg = model.joint_groups[row.joint_group];
                 s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = x[k];

@@ -43,6 +43,7 @@ void World::step() {
     scratch_->step_start = std::chrono::steady_clock::now();  // substeps share the step's budget
     outputs_.broken_joints.clear();
     reel_cables();  // winches: the cables' deployed lengths for this step
+    reel_ropes();   // and the ropes' lengths
     try {
         try {
             run_step_stages();
@@ -52,6 +53,7 @@ void World::step() {
         }
     } catch (...) {
         unreel_cables();  // a failed step leaves the world as it was
+        unreel_ropes();
         throw;
     }
     break_joints();  // those whose reaction passed their threshold, from the next step on
@@ -76,6 +78,7 @@ void World::run_step_stages() {
     compute_joint_frames(model_, state_, s);      // joint frames: pose, twist, Jacobian
     timer.done(StepStage::frames);
     collect_joint_rows(model_, state_, s);        // rows J, phi, c, bounds
+    collect_rope_rows(model_, state_, s);         // a row per rope over its sheaves
     timer.done(StepStage::rows);
     add_geometric_stiffness(model_, state_, s);   // M += h^2 D: the joints' turning forces
     timer.done(StepStage::stiffness);

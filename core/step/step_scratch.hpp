@@ -30,14 +30,18 @@ struct RowBlock {
     uint32_t response;  // into response
 };
 
-// One row of the per-step problem: a joint's or a contact's.
+// One row of the per-step problem: a joint's, a contact's or a rope's.
+// A joint or contact row acts on two elements at most; a rope's on up to
+// RopeRecord::kMaxBodies.
+constexpr uint32_t kMaxRowBlocks = 4;
 struct ProblemRow {
     pivot_row row;           // as the producer wrote it (bounds in N / N m; row.findex within its item)
     int32_t scaling_row = -1;  // row.findex as an index into StepScratch::rows (the row whose
                                // impulse scales this one's bounds), or -1
     uint32_t block_count = 0;
-    RowBlock blocks[2];
-    int32_t contact = -1;    // contact index of this step, or -1 for a joint row
+    RowBlock blocks[kMaxRowBlocks];
+    int32_t contact = -1;    // contact index of this step, or -1 for a joint or rope row
+    int32_t rope = -1;       // rope index (WorldModel::ropes), or -1 for a joint or contact row
     uint32_t joint_group = 0;
     uint32_t member = 0;     // joint within its group
     uint32_t slot = 0;       // row within the joint (or contact): where its impulse is kept
@@ -146,7 +150,22 @@ struct StepScratch {
     std::vector<double> mass_factor;
     std::vector<uint8_t> mass_factor_ready;  // per element
     std::vector<uint8_t> mass_factored;      // per element: mass holds the factor already
-    uint32_t joint_rows_end = 0;     // rows [0, joint_rows_end) are joint rows, responses computed when factored
+    uint32_t joint_rows_end = 0;     // rows [0, joint_rows_end) are joint and rope rows, responses computed when factored
+
+    // Ropes (rope_rows.cpp): their route points' material frames, asked of
+    // each element group in one call (`point`: the rope point each is, an
+    // index into rope_point_start's numbering), and per rope its route and
+    // path in world coordinates (reused).
+    struct RopeFrames : MaterialFrames {
+        std::vector<uint32_t> point;
+    };
+    std::vector<RopeFrames> rope_frames;          // per element group
+    std::vector<uint32_t> rope_point_start;       // per rope + 1: its first point in the numbering
+    std::vector<uint32_t> rope_point_group;       // per rope point: element group, or UINT32_MAX (world)
+    std::vector<uint32_t> rope_point_index;       // per rope point: index in its group's RopeFrames
+    std::vector<RopeVertex> rope_route;
+    RopePath rope_path;
+    std::vector<double> rope_impulses;            // like WorldState::rope_impulses, for this step
 
     // Rows of this step and their Jacobian blocks.
     std::vector<ProblemRow> rows;

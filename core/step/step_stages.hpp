@@ -98,6 +98,9 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
 void collect_joint_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 void chain_frame_jacobian(const double* row_side, const double* frame_jacobian, uint32_t nv, double* out);
 
+// rope_rows.cpp: one row per rope, after the joints' (responses pending too).
+void collect_rope_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
+
 // geometric_stiffness.cpp: the joints' geometric stiffness at last step's
 // forces, on the frames' relative motion, into the mass blocks.
 void add_geometric_stiffness(const WorldModel& model, const WorldState& state, StepScratch& scratch);

@@ -321,6 +321,15 @@ Energy World::energy(double* max_joint_error) const {
             error = std::max(error, max_position_error(rows, count));
         }
     }
+    // A stretched elastic rope stores (1/2) EA s^2 / L for its stretch s
+    // (the same law as its compliant row, c = L / EA).
+    for (const RopeRecord& rope : model_.ropes) {
+        if (rope.removed || rope.stiffness == 0.0) continue;
+        rope_route(rope, rope_route_);
+        pivot::rope_path(rope_route_, rope_path_);
+        const double stretch = rope_path_.length - rope.length;
+        if (stretch > 0.0) total.elastic += 0.5 * rope.stiffness * stretch * stretch / rope.length;
+    }
     if (max_joint_error != nullptr) *max_joint_error = error;
     return total;
 }

@@ -20,6 +20,7 @@
 #include "lcp/lcp_solver_chain.hpp"
 #include "plugin_host/plugin_instance.hpp"
 #include "plugin_host/plugin_registry.hpp"
+#include "world/rope_geometry.hpp"
 #include "world/step_outputs.hpp"
 #include "world/world_description.hpp"
 
@@ -29,6 +30,7 @@ namespace pivot {
 using BodyId = uint32_t;
 using JointId = uint32_t;
 using CableId = uint32_t;
+using RopeId = uint32_t;
 
 // The elements of one element plugin instance, contiguous in the world's
 // q and v arrays, stored by node. Without shared nodes every element has its
@@ -139,6 +141,27 @@ struct Energy {
     double total() const { return kinetic + gravitational + elastic; }
 };
 
+// A massless rope (RopeDescription): its route points on elements (a
+// sheave's axis in the element's material frame) and its winch.
+struct RopePoint {
+    Attachment at;          // local_point: the point or the sheave's centre
+    Vec3d axis{0, 0, 1};    // unit, material frame (world for a world point)
+    double radius = 0.0;    // m
+};
+
+struct RopeRecord {
+    static constexpr uint32_t kMaxBodies = 4;  // distinct moving elements (ProblemRow::blocks)
+    std::string name;
+    std::vector<RopePoint> route;
+    double length = 0.0;      // m, unstretched
+    double stiffness = 0.0;   // N (EA); 0 = inextensible
+    double damping = 0.0;     // N s/m
+    double reel_speed = 0.0;  // m/s, > 0 pays out
+    double min_length = 0.0;  // m
+    double max_length = 0.0;  // m
+    bool removed = false;     // World::remove_rope: a tombstone keeping the ids of the others
+};
+
 struct JointRecord {
     std::string name;
     uint32_t group = 0;   // joint group
@@ -205,6 +228,7 @@ struct WorldModel {
     std::vector<uint32_t> element_block;        // per global element
     std::vector<uint32_t> element_block_offset; // per global element: its first velocity within its block
     std::vector<CableRecord> cables;
+    std::vector<RopeRecord> ropes;
     // Contact on cables: each cable element carries sample points along its
     // centreline (Gauss-Legendre points, material s in (0, 1), weight w = the
     // length each stands for, m), each a sphere of the cable's radius in the
@@ -250,6 +274,9 @@ struct WorldState {
     // Last step's impulse of every joint row slot (N s): the warm start of
     // the next step, whatever solver runs it. Per joint group, count x max_rows.
     std::vector<double> joint_impulses;
+    // Last step's impulse of every rope's row (N s; removed ropes keep 0):
+    // its tension times h, and the next step's warm start.
+    std::vector<double> rope_impulses;
     // Contacts of the last step by persistent id (sorted): their row
     // impulses (kMaxContactRows each) and friction-model state
     // (kMaxContactState each), the warm start and memory of the next step.
@@ -331,6 +358,26 @@ public:
     // the cable's min_length and max_length).
     double cable_length(CableId c) const { return model_.cables.at(c).length; }
     void set_cable_reel_speed(CableId c, double speed);
+
+    // Ropes (world_ropes.cpp, docs/engine.md "Ropes and sheaves"): a
+    // massless rope reeved over sheaves on bodies, with its winch.
+    RopeId add_rope(const RopeDescription& rope);
+    uint32_t rope_count() const { return static_cast<uint32_t>(model_.ropes.size()); }
+    RopeId rope(std::string_view name) const;  // throws for an unknown name
+    const std::string& rope_name(RopeId r) const { return model_.ropes.at(r).name; }
+    // Unstretched length (m), and the speed at which it changes from the
+    // next step on (m/s; > 0 pays out, < 0 reels in; it stops at the rope's
+    // min_length and max_length).
+    double rope_length(RopeId r) const { return model_.ropes.at(r).length; }
+    void set_rope_reel_speed(RopeId r, double speed);
+    // The tension of the last step (N, >= 0; 0 when slack).
+    double rope_tension(RopeId r) const;
+    // The rope's path now: where it arrives at and leaves each route point
+    // (world, m), and its length (m, stretched).
+    void rope_path(RopeId r, RopePath& path) const;
+    void remove_rope(RopeId r);
+    bool rope_removed(RopeId r) const { return model_.ropes.at(r).removed; }
+
     // The centreline point at material coordinate s in [0, 1] of element e:
     // pose (x y z qw qx qy qz, x axis along the tangent) and twist (v, w).
     void cable_point(CableId c, uint32_t element, double s, double pose[7], double twist[6]) const;
@@ -458,6 +505,12 @@ private:
     const BodyRecord& live_body(BodyId b, const char* call) const;
     const JointRecord& live_joint(JointId j, const char* call) const;
     const CableRecord& live_cable(CableId c, const char* call) const;
+    const RopeRecord& live_rope(RopeId r, const char* call) const;
+    // Winches of ropes: their lengths for this step (and back, when it fails).
+    void reel_ropes();
+    void unreel_ropes();
+    // The route of rope r in world coordinates now.
+    void rope_route(const RopeRecord& rope, std::vector<RopeVertex>& route) const;
     // remove_joint without the relayout (remove_body and remove_cable take
     // several joints out, then lay out once).
     void take_out_joint(JointId j);
@@ -493,6 +546,7 @@ private:
     WorldState state_;
     std::unordered_map<std::string, BodyId> body_by_name_;
     std::unordered_map<std::string, JointId> joint_by_name_;
+    std::unordered_map<std::string, RopeId> rope_by_name_;
     std::unique_ptr<LcpSolverChain> solver_;
     // The islands WorldSettings::direct_islands gives to pivot.solver.direct
     // and newton_islands to pivot.solver.newton (each with the world's chain
@@ -526,6 +580,7 @@ private:
     void reel_cables();
     void unreel_cables();
     std::vector<double> reeled_from_;
+    std::vector<double> rope_reeled_from_;  // the same for ropes (reel_ropes)
     // Gives cable c the deployed length `length` (m), spread evenly over its elements.
     void set_cable_length(CableId c, double length);
     void step_in_substeps(const StepDiscarded& discarded);
@@ -537,6 +592,8 @@ private:
     PluginOutput<double> reel_nodes_;  // set_cable_length: the two reference nodes' coordinates
     mutable PluginOutput<pivot_row> now_rows_;     // joint_rows_now (energy, joint_error_now)
     mutable PluginOutput<double> now_jacobians_;
+    mutable std::vector<RopeVertex> rope_route_;  // energy(): a rope's route now
+    mutable RopePath rope_path_;
 };
 
 }  // namespace pivot

@@ -110,6 +110,11 @@ void World::shift_elements_from(uint32_t element_at) {
             if (a->element != Attachment::kWorld && a->element >= element_at) ++a->element;
         }
     }
+    for (auto& rope : model_.ropes) {
+        for (RopePoint& p : rope.route) {
+            if (p.at.element != Attachment::kWorld && p.at.element >= element_at) ++p.at.element;
+        }
+    }
     for (auto& shape : model_.shapes) {
         if (shape.body != collision::kStaticBody && shape.body >= static_cast<int32_t>(element_at)) ++shape.body;
     }

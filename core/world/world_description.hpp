@@ -287,4 +287,32 @@ struct CableDescription {
     double max_length = 0.0;
 };
 
+// A point of a rope's route (docs/scene-format.md "ropes"): where the rope
+// passes through a body (radius 0: an eye, an end) or over a sheave on it
+// (radius > 0: a circle about `axis` through `point`, which the rope wraps
+// counterclockwise about the axis as it runs from the first point to the last).
+struct RopePointDescription {
+    std::string body = "world";  // body name or "world"
+    Vec3d point = {0, 0, 0};     // m, world, as the body is when the rope is added
+    Vec3d axis = {0, 0, 1};      // world, as the body is when the rope is added; read when radius > 0
+    double radius = 0.0;         // m, >= 0; 0 at the two ends
+};
+
+// A massless rope reeved over sheaves (docs/engine.md "Ropes and sheaves"):
+// one unilateral row keeps its path no longer than its length (it goes
+// slack, never pushes), elastic with stiffness EA, reeled at reel_speed.
+struct RopeDescription {
+    std::string name;                          // unique among ropes
+    std::vector<RopePointDescription> route;   // >= 2 points, on at most 4 distinct bodies
+    double length = 0.0;                       // m, > 0: unstretched length; 0 = the route's length when added
+    double stiffness = 0.0;                    // N: axial stiffness EA (> 0); 0 = inextensible
+    double damping = 0.0;                      // N s/m along the rope (with stiffness > 0)
+    // The winch, as for cables: the length changes at reel_speed (m/s; > 0
+    // pays out, < 0 reels in; World::set_rope_reel_speed) within
+    // [min_length, max_length] (m; 0 = a tenth of / ten times the initial length).
+    double reel_speed = 0.0;
+    double min_length = 0.0;
+    double max_length = 0.0;
+};
+
 }  // namespace pivot

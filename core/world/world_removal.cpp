@@ -1,4 +1,4 @@
-// Taking bodies, joints and cables out of a world between steps
+// Taking bodies, joints, cables and ropes out of a world between steps
 // (docs/engine.md "Changing a world while it runs"). What is taken out
 // leaves the model's arrays (its coordinates, velocities, parameters,
 // shapes, its group's slot and warm starts), so it costs nothing from the
@@ -41,6 +41,11 @@ void World::unshift_elements_from(uint32_t element, uint32_t count) {
         if (j.removed) continue;
         for (Attachment* a : {&j.frame1, &j.frame2}) {
             if (a->element != Attachment::kWorld && a->element >= element) a->element -= count;
+        }
+    }
+    for (RopeRecord& rope : model_.ropes) {
+        for (RopePoint& p : rope.route) {
+            if (p.at.element != Attachment::kWorld && p.at.element >= element) p.at.element -= count;
         }
     }
     for (collision::Shape& shape : model_.shapes) {
@@ -89,6 +94,12 @@ void World::remove_body(BodyId b) {
     for (JointId j = 0; j < model_.joints.size(); ++j) {
         const JointRecord& joint = model_.joints[j];
         if (!joint.removed && (joint.frame1.element == element || joint.frame2.element == element)) take_out_joint(j);
+    }
+    // So do the ropes that pass it.
+    for (RopeId r = 0; r < model_.ropes.size(); ++r) {
+        const RopeRecord& rope = model_.ropes[r];
+        const auto on_body = [&](const RopePoint& p) { return p.at.element == element; };
+        if (!rope.removed && std::any_of(rope.route.begin(), rope.route.end(), on_body)) remove_rope(r);
     }
     ElementGroup& g = model_.element_groups[record.group];
     const uint32_t local = element - g.first;

@@ -29,7 +29,7 @@ namespace pivot {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '2'};
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '3'};
 
 // What of a joint changes while the world runs (World::set_joint_enabled,
 // breaking): whether it acts, whether it broke, and where frame 2 is
@@ -135,6 +135,11 @@ std::vector<uint8_t> World::save_state() const {
     std::vector<std::array<double, 2>> cables(model_.cables.size());  // deployed length, reel speed
     for (size_t c = 0; c < cables.size(); ++c) cables[c] = {model_.cables[c].length, model_.cables[c].reel_speed};
     w.array(cables);
+    std::vector<std::array<double, 3>> ropes(model_.ropes.size());  // length, reel speed, last impulse
+    for (size_t k = 0; k < ropes.size(); ++k) {
+        ropes[k] = {model_.ropes[k].length, model_.ropes[k].reel_speed, state_.rope_impulses[k]};
+    }
+    w.array(ropes);
     // Bodies on and off: per body enabled and its held velocity.
     for (const BodyRecord& b : model_.bodies) {
         w.value(static_cast<uint8_t>(b.enabled));
@@ -226,6 +231,18 @@ void World::read_state(const uint8_t* data, size_t size) {
             throw Error(fmt::format("state buffer: cable '{}': its length or reel speed is not valid", cable.name));
         }
     }
+    std::vector<std::array<double, 3>> ropes;
+    r.array(ropes, model_.ropes.size(), "ropes");
+    restored.rope_impulses.resize(ropes.size());
+    for (size_t k = 0; k < ropes.size(); ++k) {
+        const RopeRecord& rope = model_.ropes[k];
+        const bool length_ok = rope.removed || (ropes[k][0] >= rope.min_length && ropes[k][0] <= rope.max_length);
+        if (!length_ok || !(std::abs(ropes[k][1]) <= PhysicalLimits::max_reel_speed) ||
+            !(ropes[k][2] >= 0.0 && std::isfinite(ropes[k][2]))) {
+            throw Error(fmt::format("state buffer: rope '{}': its length, reel speed or tension is not valid", rope.name));
+        }
+        restored.rope_impulses[k] = ropes[k][2];
+    }
     struct BodyRuntime {
         bool enabled;
         std::vector<double> held_velocity;
@@ -313,6 +330,10 @@ void World::read_state(const uint8_t* data, size_t size) {
             set_cable_length(static_cast<CableId>(c), cables[c][0]);
         }
         model_.cables[c].reel_speed = cables[c][1];
+    }
+    for (size_t k = 0; k < ropes.size(); ++k) {
+        model_.ropes[k].length = ropes[k][0];
+        model_.ropes[k].reel_speed = ropes[k][1];
     }
     for (size_t b = 0; b < bodies.size(); ++b) {
         BodyRecord& record = model_.bodies[b];

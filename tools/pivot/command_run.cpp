@@ -34,10 +34,11 @@ const char* kUsage =
     "  --solver ID            overrides the scene's solver (lemke, dantzig, pgs or a plugin id)\n"
     "  --out FILE.csv         trajectory: time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
     "                         (a cable's nodes as bodies CABLE#0, CABLE#1, ...)\n"
-    "  --every K              keep every K-th step in --out, --contacts and --joints (default 1;\n"
+    "  --every K              keep every K-th step in --out, --contacts, --joints and --ropes (default 1;\n"
     "                         t = 0 always in --out)\n"
     "  --contacts FILE.csv    contacts: time,body1,body2,px,py,pz,nx,ny,nz,depth,fn,ft1,ft2\n"
     "  --joints FILE.csv      joints: time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error\n"
+    "  --ropes FILE.csv       ropes: time,rope,length,path_length,tension\n"
     "  --summary FILE.json    run summary (steps, times, solver, joint error, penetration, energy)\n"
     "  --dump-lcp DIR         writes every island problem as DIR/stepNNNNNN_islandNNNN.txt (pivot-lcp/1)\n"
     "  --quiet                prints nothing but errors\n"
@@ -82,6 +83,7 @@ struct RunFiles {
     std::optional<std::ofstream> trajectory;
     std::optional<std::ofstream> contacts;
     std::optional<std::ofstream> joints;
+    std::optional<std::ofstream> ropes;
 };
 
 void write_trajectory_rows(const World& world, std::ofstream& out) {
@@ -167,6 +169,17 @@ void write_joint_rows(const World& world, std::ofstream& out) {
     }
 }
 
+void write_rope_rows(const World& world, std::ofstream& out) {
+    const std::string t = number(world.time());
+    RopePath path;
+    for (RopeId r = 0; r < world.rope_count(); ++r) {
+        if (world.rope_removed(r)) continue;
+        world.rope_path(r, path);
+        out << t << ',' << csv_field(world.rope_name(r)) << ',' << number(world.rope_length(r)) << ','
+            << number(path.length) << ',' << number(world.rope_tension(r)) << '\n';
+    }
+}
+
 // The progress bar on a terminal: redrawn at most every 0.1 s of wall time.
 class ProgressBar {
 public:
@@ -203,6 +216,7 @@ int run(Arguments& args) {
     const auto every_text = args.option("--every");
     const auto contacts_file = args.option("--contacts");
     const auto joints_file = args.option("--joints");
+    const auto ropes_file = args.option("--ropes");
     const auto summary_file = args.option("--summary");
     const auto dump_dir = args.option("--dump-lcp");
     const bool quiet = args.flag("--quiet");
@@ -246,6 +260,10 @@ int run(Arguments& args) {
         if (joints_file) {
             out.joints = open_output(*joints_file);
             *out.joints << "time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error\n";
+        }
+        if (ropes_file) {
+            out.ropes = open_output(*ropes_file);
+            *out.ropes << "time,rope,length,path_length,tension\n";
         }
         if (dump_dir) {
             std::error_code ec;
@@ -304,6 +322,7 @@ int run(Arguments& args) {
                 if (out.trajectory) write_trajectory_rows(*world, *out.trajectory);
                 if (out.contacts) write_contact_rows(*world, *out.contacts);
                 if (out.joints) write_joint_rows(*world, *out.joints);
+                if (out.ropes) write_rope_rows(*world, *out.ropes);
             }
             if (progress) bar.update(step, world->time());
         }
@@ -311,6 +330,7 @@ int run(Arguments& args) {
         if (out.trajectory && !out.trajectory->flush()) throw Error(fmt::format("{}: write failed", *out_file));
         if (out.contacts && !out.contacts->flush()) throw Error(fmt::format("{}: write failed", *contacts_file));
         if (out.joints && !out.joints->flush()) throw Error(fmt::format("{}: write failed", *joints_file));
+        if (out.ropes && !out.ropes->flush()) throw Error(fmt::format("{}: write failed", *ropes_file));
 
         double wall = 0.0;
         for (double t : step_seconds) wall += t;
@@ -343,6 +363,7 @@ int run(Arguments& args) {
             {"bodies", world->body_count()},
             {"joints", world->joint_count()},
             {"cables", world->cable_count()},
+            {"ropes", world->rope_count()},
             {"max_joint_error", joint_error_max},
             {"max_penetration", penetration_max},
             {"contacts_dropped", {{"total", contacts_dropped}, {"steps", dropping_steps}}},

@@ -99,6 +99,10 @@
  * no longer those it started from. Removal: pivot_world_remove_body,
  * _joint, _cable and pivot_world_removed; bodies on and off:
  * pivot_world_set_body_enabled, pivot_world_body_enabled.
+ * 0.10 (2026-11): ropes reeved over sheaves (docs/engine.md "Ropes and
+ * sheaves"): pivot_rope_point, pivot_rope_desc, pivot_world_add_rope and the
+ * pivot_world_rope_* functions; pivot_world_remove_rope; pivot_object_kind
+ * gains PIVOT_OBJECT_ROPE. Removing a body also removes the ropes through it.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -427,6 +431,67 @@ PIVOT_API pivot_status pivot_world_add_cable(pivot_world* world, const pivot_cab
 PIVOT_API pivot_status pivot_world_cable_length(const pivot_world* world, uint32_t cable, double* length);
 PIVOT_API pivot_status pivot_world_set_cable_reel_speed(pivot_world* world, uint32_t cable, double speed);
 
+/* (0.10) Ropes: a massless rope reeved over sheaves on bodies, one
+   unilateral row of the step (docs/engine.md "Ropes and sheaves"): its path
+   (straight segments, wrapped around the sheaves) is never longer than its
+   length; it pulls with one tension along its whole length (frictionless
+   sheaves), goes slack, never pushes. What a hoist rope over a jib's sheaves,
+   a block and tackle or a luffing rope needs; a hanging wire whose own
+   mass and sway matter is a cable.
+
+   A route point: where the rope passes a body. Frozen (no struct_size;
+   travels in an array); all zero is a valid entry: a point at the world
+   origin. */
+typedef struct pivot_rope_point {
+    const char* body;   /* body name or "world"; NULL: "world" */
+    double point[3];    /* m, world, as the body is when the rope is added: the point the rope passes
+                           (radius 0) or the sheave's centre */
+    double axis[3];     /* world, as the body is when the rope is added: the sheave's axis; the rope
+                           wraps it counterclockwise (right hand) as it runs from the first point to the
+                           last. Read when radius > 0 */
+    double radius;      /* m, >= 0: 0 for a point (an eye, an end; both ends are points), > 0 a sheave */
+} pivot_rope_point;
+
+typedef struct pivot_rope_desc {
+    uint32_t struct_size;
+    uint32_t point_count;             /* 2 .. 1000, on at most 4 distinct bodies */
+    const char* name;                 /* unique among ropes */
+    const pivot_rope_point* points;   /* point_count entries */
+    double length;                    /* m: unstretched length; 0 (default): the route's length when added */
+    double stiffness;                 /* N: axial stiffness EA; 0 (default): inextensible */
+    double damping;                   /* N s/m along the rope (needs stiffness > 0); default 0 */
+    double reel_speed;                /* m/s, |v| <= 100: the winch (> 0 pays out, < 0 reels in); default 0 */
+    double min_length;                /* m: the winch stops here; 0 (default): a tenth of the initial length */
+    double max_length;                /* m: and here; 0 (default): ten times the initial length */
+} pivot_rope_desc;
+PIVOT_API void pivot_rope_desc_init(pivot_rope_desc* rope);
+/* index: the rope's index (for the calls below); may be NULL. */
+PIVOT_API pivot_status pivot_world_add_rope(pivot_world* world, const pivot_rope_desc* rope, uint32_t* index);
+/* Count, index by name, name (valid while the world lives; NULL for a bad index). */
+PIVOT_API uint32_t pivot_world_rope_count(const pivot_world* world);
+PIVOT_API pivot_status pivot_world_find_rope(const pivot_world* world, const char* name, uint32_t* index);
+PIVOT_API const char* pivot_world_rope_name(const pivot_world* world, uint32_t rope);
+/* A rope now. Frozen (no struct_size). */
+typedef struct pivot_rope_state {
+    double length;          /* m: unstretched */
+    double path_length;     /* m: its path now (longer than length when taut and elastic) */
+    double tension;         /* N: of the last step; 0 when slack */
+    uint32_t point_count;   /* route points (pivot_world_get_rope_path gives two per point) */
+    uint32_t reserved;      /* 0 */
+} pivot_rope_state;
+PIVOT_API pivot_status pivot_world_get_rope(const pivot_world* world, uint32_t rope, pivot_rope_state* state);
+/* The winch: the speed at which the length changes from the next step on
+   (m/s; > 0 pays out, < 0 reels in, |v| <= 100), stopping at min_length and
+   max_length. The winch's work is the rope's to do: the tension follows. */
+PIVOT_API pivot_status pivot_world_set_rope_reel_speed(pivot_world* world, uint32_t rope, double speed);
+/* The path now, for drawing: per route point where the rope arrives and
+   where it leaves (x y z each, m, world; equal for a point, the two tangent
+   points of a sheave, between which it follows the sheave's circle), so
+   2 x point_count points, 6 x point_count doubles; capacity counts points.
+   A capacity below 2 x point_count is refused (nothing written). */
+PIVOT_API pivot_status pivot_world_get_rope_path(const pivot_world* world, uint32_t rope, double* positions,
+                                                 uint32_t capacity);
+
 /* ------------------------------------------------------------------------ */
 /* Stepping and reading                                                      */
 /* ------------------------------------------------------------------------ */
@@ -494,7 +559,14 @@ PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32
 PIVOT_API pivot_status pivot_world_remove_body(pivot_world* world, uint32_t body);
 PIVOT_API pivot_status pivot_world_remove_joint(pivot_world* world, uint32_t joint);
 PIVOT_API pivot_status pivot_world_remove_cable(pivot_world* world, uint32_t cable);
-typedef enum pivot_object_kind { PIVOT_OBJECT_BODY = 0, PIVOT_OBJECT_JOINT = 1, PIVOT_OBJECT_CABLE = 2 } pivot_object_kind;
+/* (0.10) Takes a rope out (removing a body also removes the ropes through it). */
+PIVOT_API pivot_status pivot_world_remove_rope(pivot_world* world, uint32_t rope);
+typedef enum pivot_object_kind {
+    PIVOT_OBJECT_BODY = 0,
+    PIVOT_OBJECT_JOINT = 1,
+    PIVOT_OBJECT_CABLE = 2,
+    PIVOT_OBJECT_ROPE = 3 /* (0.10) */
+} pivot_object_kind;
 /* 1 when the body, joint or cable of that index was removed; 0 otherwise
    (a bad index or world included). */
 PIVOT_API uint32_t pivot_world_removed(const pivot_world* world, pivot_object_kind kind, uint32_t index);

@@ -134,6 +134,12 @@ public:
         return index;
     }
 
+    uint32_t add_rope(const pivot_rope_desc& r) {
+        uint32_t index = 0;
+        check(pivot_world_add_rope(world_, &r, &index));
+        return index;
+    }
+
     void step(uint32_t steps = 1) { check(pivot_world_step(world_, steps)); }
     double time() const { return pivot_world_time(world_); }
     double timestep() const { return pivot_world_timestep(world_); }
@@ -265,6 +271,26 @@ public:
     void set_cable_reel_speed(uint32_t cable, double speed) {
         check(pivot_world_set_cable_reel_speed(world_, cable, speed));
     }
+    // Ropes (0.10): count, index by name, state, winch, path (2 points per route point, x y z each).
+    uint32_t rope_count() const { return pivot_world_rope_count(world_); }
+    uint32_t find_rope(const std::string& name) const {
+        uint32_t index = 0;
+        check(pivot_world_find_rope(world_, name.c_str(), &index));
+        return index;
+    }
+    pivot_rope_state rope(uint32_t rope) const {
+        pivot_rope_state s{};
+        check(pivot_world_get_rope(world_, rope, &s));
+        return s;
+    }
+    void set_rope_reel_speed(uint32_t rope, double speed) { check(pivot_world_set_rope_reel_speed(world_, rope, speed)); }
+    std::vector<double> rope_path(uint32_t index) const {
+        const uint32_t points = rope(index).point_count;
+        std::vector<double> positions(6 * static_cast<size_t>(points));
+        check(pivot_world_get_rope_path(world_, index, positions.data(), 2 * points));
+        return positions;
+    }
+    void remove_rope(uint32_t rope) { check(pivot_world_remove_rope(world_, rope)); }
     double joint_motor_effort(uint32_t joint) const {
         double effort = 0.0;
         check(pivot_world_joint_motor_effort(world_, joint, &effort));
