@@ -74,7 +74,7 @@ void watch_divergence(const WorldModel& model, WorldState& state, const StepScra
                     z = s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows +
                                                 row.slot];
                 } else if (row.rope >= 0) {
-                    z = state.rope_impulses[static_cast<uint32_t>(row.rope)];
+                    z = h * state.rope_tensions[static_cast<uint32_t>(row.rope)];
                 } else {
                     const JointGroup& jg = model.joint_groups[row.joint_group];
                     z = state.joint_impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot];

@@ -32,7 +32,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.q.assign(s.q_next.begin(), s.q_next.end());  // q_next is plugin output (guarded storage): copied
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);
-    state.rope_impulses.swap(s.rope_impulses);
+    state.rope_tensions.swap(s.rope_tensions);
     // Contacts by id, sorted, for the next step's lookups.
     const auto contacts = static_cast<uint32_t>(s.next_contact_ids.size());
     s.contact_order.resize(contacts);

@@ -9,6 +9,14 @@ namespace pivot {
 
 namespace {
 constexpr uint32_t kMaxInternalRows = 1024;  // per element (plugin_element.h)
+
+// The outputs of a material_frames call for the points asked, elements of nv velocities.
+void size_material_frames(StepScratch::MaterialFrames& f, uint32_t nv) {
+    const size_t n = f.points.size();
+    f.poses.assign(7 * n, 0.0);
+    f.twists.assign(6 * n, 0.0);
+    f.jacobians.assign(6 * static_cast<size_t>(nv) * n, 0.0);
+}
 }  // namespace
 
 void update_attachment_point(const WorldModel& model, StepScratch& s, uint32_t joint) {
@@ -149,9 +157,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     for (uint32_t g = 0; g < model.element_groups.size(); ++g) {
         auto& gp = s.group_points[g];
         const size_t n = gp.points.size();
-        gp.poses.assign(7 * n, 0.0);
-        gp.twists.assign(6 * n, 0.0);
-        gp.jacobians.assign(6 * model.element_groups[g].nv * n, 0.0);
+        size_material_frames(gp, model.element_groups[g].nv);
         gp.wrenches.assign(6 * n, 0.0);
         gp.frame_stiffness.assign(36 * n, 0.0);
     }
@@ -205,18 +211,14 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         if (!rope.removed) ++max_rows_total;
     }
     for (size_t g = 0; g < s.rope_frames.size(); ++g) {
-        auto& frames = s.rope_frames[g];
-        const size_t n = frames.points.size();
-        frames.poses.assign(7 * n, 0.0);
-        frames.twists.assign(6 * n, 0.0);
-        frames.jacobians.assign(6 * model.element_groups[g].nv * n, 0.0);
+        size_material_frames(s.rope_frames[g], model.element_groups[g].nv);
     }
     s.rope_route.reserve(longest_route);
     s.rope_path.arrive.reserve(longest_route);
     s.rope_path.leave.reserve(longest_route);
     s.rope_path.direction.reserve(longest_route);
     s.rope_path.segment_length.reserve(longest_route);
-    s.rope_impulses.assign(model.ropes.size(), 0.0);
+    s.rope_tensions.assign(model.ropes.size(), 0.0);
 
     s.rows.reserve(max_rows_total);
     s.jacobian.reserve(jacobian_values);
@@ -257,10 +259,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         gs.points.push_back({sample.element - model.element_groups[group].first, 0, {sample.s, 0.0, 0.0}});
     }
     for (size_t g = 0; g < s.group_samples.size(); ++g) {
-        auto& gs = s.group_samples[g];
-        gs.poses.assign(7 * gs.points.size(), 0.0);
-        gs.twists.assign(6 * gs.points.size(), 0.0);
-        gs.jacobians.assign(6 * model.element_groups[g].nv * gs.points.size(), 0.0);
+        size_material_frames(s.group_samples[g], model.element_groups[g].nv);
     }
     // The elements that carry shapes: their frames at material point (0, 0, 0).
     s.group_origins.assign(model.element_groups.size(), {});
@@ -274,10 +273,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
         s.group_origins[group].points.push_back({e - model.element_groups[group].first, 0, {0.0, 0.0, 0.0}});
     }
     for (size_t g = 0; g < s.group_origins.size(); ++g) {
-        auto& go = s.group_origins[g];
-        go.poses.assign(7 * go.points.size(), 0.0);
-        go.twists.assign(6 * go.points.size(), 0.0);
-        go.jacobians.assign(6 * model.element_groups[g].nv * go.points.size(), 0.0);
+        size_material_frames(s.group_origins[g], model.element_groups[g].nv);
     }
     update_excluded_pairs(model, s);
     // A cable's samples among themselves: by a filter on the cable of each

@@ -60,7 +60,8 @@ void relinearize_island(const WorldModel& model, StepScratch& s, uint32_t island
 bool unresolved(const WorldModel& model, const StepScratch& s, uint32_t island) {
     for (uint32_t k = s.island_row_start[island]; k < s.island_row_start[island + 1]; ++k) {
         const ProblemRow& row = s.rows[s.island_rows[k]];
-        if (row.contact < 0 && row.rope < 0 && s.joint_strength[model.joint_groups[row.joint_group].joints[row.member]] > 0.0) {
+        if (row.contact < 0 && row.rope < 0 &&
+            s.joint_strength[model.joint_groups[row.joint_group].joints[row.member]] > 0.0) {
             return true;
         }
     }
@@ -76,7 +77,8 @@ bool set_projection_rows(const WorldModel& model, const StepScratch& s, uint32_t
     for (uint32_t k = 0; k < p.n; ++k) {
         const ProblemRow& row = s.rows[s.island_rows[first + k]];
         double violation = 0.0;
-        bool active = row.contact < 0 && row.rope < 0 && row.row.compliance == 0.0 && (row.row.flags & PIVOT_ROW_POSITION_ERROR);
+        bool active =
+            row.contact < 0 && row.rope < 0 && row.row.compliance == 0.0 && (row.row.flags & PIVOT_ROW_POSITION_ERROR);
         if (active) {
             const JointGroup& jg = model.joint_groups[row.joint_group];
             const auto& out = s.joint_rows[row.joint_group];

@@ -65,9 +65,10 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
     const double budget = effective_step_budget(model.settings);
     const auto deadline = s.step_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                              std::chrono::duration<double>(budget - s.after_solve_seconds));
+    const double h = model.settings.timestep;
     s.v_next = s.v_free;
     s.impulses.assign(state.joint_impulses.size(), 0.0);
-    s.rope_impulses.assign(state.rope_impulses.size(), 0.0);
+    s.rope_tensions.assign(state.rope_tensions.size(), 0.0);
     if (s.island_x.size() < s.island_count) s.island_x.resize(s.island_count);
     if (s.island_reports.size() < s.island_count) s.island_reports.resize(s.island_count);
 
@@ -88,7 +89,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                 continue;
             }
             if (row.rope >= 0) {
-                x[k] = state.rope_impulses[static_cast<uint32_t>(row.rope)];
+                x[k] = h * state.rope_tensions[static_cast<uint32_t>(row.rope)];
                 continue;
             }
             const JointGroup& jg = model.joint_groups[row.joint_group];
@@ -156,7 +157,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                 s.next_contact_impulses[static_cast<size_t>(row.contact) * WorldState::kMaxContactRows + row.slot] =
                     x[k];
             } else if (row.rope >= 0) {
-                s.rope_impulses[static_cast<uint32_t>(row.rope)] = x[k];
+                s.rope_tensions[static_cast<uint32_t>(row.rope)] = x[k] / h;
             } else {
                 const JointGroup& jg = model.joint_groups[row.joint_group];
                 s.impulses[jg.impulse_offset + row.member * jg.max_rows + row.slot] = x[k];

@@ -150,22 +150,19 @@ struct StepScratch {
     std::vector<double> mass_factor;
     std::vector<uint8_t> mass_factor_ready;  // per element
     std::vector<uint8_t> mass_factored;      // per element: mass holds the factor already
-    uint32_t joint_rows_end = 0;     // rows [0, joint_rows_end) are joint and rope rows, responses computed when factored
+    uint32_t joint_rows_end = 0;  // rows [0, joint_rows_end): joints' and ropes', responses computed when factored
 
     // Ropes (rope_rows.cpp): their route points' material frames, asked of
-    // each element group in one call (`point`: the rope point each is, an
-    // index into rope_point_start's numbering), and per rope its route and
-    // path in world coordinates (reused).
-    struct RopeFrames : MaterialFrames {
-        std::vector<uint32_t> point;
-    };
-    std::vector<RopeFrames> rope_frames;          // per element group
+    // each element group in one call; per route point (numbered rope by
+    // rope) its group and its index among the group's points; per rope its
+    // route and path in world coordinates (reused).
+    std::vector<MaterialFrames> rope_frames;      // per element group
     std::vector<uint32_t> rope_point_start;       // per rope + 1: its first point in the numbering
     std::vector<uint32_t> rope_point_group;       // per rope point: element group, or UINT32_MAX (world)
-    std::vector<uint32_t> rope_point_index;       // per rope point: index in its group's RopeFrames
+    std::vector<uint32_t> rope_point_index;       // per rope point: index in its group's rope_frames
     std::vector<RopeVertex> rope_route;
     RopePath rope_path;
-    std::vector<double> rope_impulses;            // like WorldState::rope_impulses, for this step
+    std::vector<double> rope_tensions;            // like WorldState::rope_tensions (N), for this step
 
     // Rows of this step and their Jacobian blocks.
     std::vector<ProblemRow> rows;

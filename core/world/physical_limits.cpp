@@ -119,6 +119,20 @@ void check_reel_speed(double speed, const std::string& where) {
     }
 }
 
+std::array<double, 2> winch_range(double length, double min_length, double max_length, const std::string& where) {
+    const double lower = min_length == 0.0 ? 0.1 * length : min_length;
+    const double upper = max_length == 0.0 ? 10.0 * length : max_length;
+    if (!(lower > 0.0 && lower <= length) || !std::isfinite(lower)) {
+        throw Error(fmt::format("{}: min_length: must be in (0, {} m] (the initial length), got {}", where, length,
+                                min_length));
+    }
+    if (!(upper >= length) || !std::isfinite(upper) || upper > PhysicalLimits::max_coordinate) {
+        throw Error(fmt::format("{}: max_length: must be at least the initial length {} m and finite, got {}", where,
+                                length, max_length));
+    }
+    return {lower, upper};
+}
+
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,
                       double heaviest, const std::string& heaviest_name) {
     const double ratio = PhysicalLimits::max_mass_ratio;

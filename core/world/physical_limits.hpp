@@ -47,6 +47,10 @@ void check_velocity(const std::array<double, 3>& linear, const std::array<double
 void check_damping(double linear, double angular, const std::string& where);
 // A winch's reel speed (m/s): finite, |speed| <= max_reel_speed.
 void check_reel_speed(double speed, const std::string& where);
+// A winch's range [min_length, max_length] (m) for a cable or rope of
+// initial length `length`: 0 stands for a tenth of / ten times it; the
+// range must hold the length and stay finite.
+std::array<double, 2> winch_range(double length, double min_length, double max_length, const std::string& where);
 // The mass of a new moving body against the lightest and heaviest moving
 // bodies already in the world (names for the message; 0 kg when none).
 void check_mass_ratio(double mass, const std::string& where, double lightest, const std::string& lightest_name,

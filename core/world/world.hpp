@@ -274,9 +274,10 @@ struct WorldState {
     // Last step's impulse of every joint row slot (N s): the warm start of
     // the next step, whatever solver runs it. Per joint group, count x max_rows.
     std::vector<double> joint_impulses;
-    // Last step's impulse of every rope's row (N s; removed ropes keep 0):
-    // its tension times h, and the next step's warm start.
-    std::vector<double> rope_impulses;
+    // Last step's tension of every rope (N; removed ropes keep 0): what
+    // World::rope_tension reports, and times h the next step's warm start
+    // (a force, so that a step taken in substeps reports it right).
+    std::vector<double> rope_tensions;
     // Contacts of the last step by persistent id (sorted): their row
     // impulses (kMaxContactRows each) and friction-model state
     // (kMaxContactState each), the warm start and memory of the next step.

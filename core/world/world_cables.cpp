@@ -50,17 +50,7 @@ CableId World::add_cable(const CableDescription& cable) {
     if (!(cable.damping >= 0.0) || !std::isfinite(cable.damping)) {
         throw Error(fmt::format("{}: damping: must be a finite number >= 0 s, got {}", where, cable.damping));
     }
-    // The winch's range (0 = a tenth of / ten times the initial length).
-    const double min_length = cable.min_length == 0.0 ? 0.1 * length : cable.min_length;
-    const double max_length = cable.max_length == 0.0 ? 10.0 * length : cable.max_length;
-    if (!(min_length > 0.0 && min_length <= length) || !std::isfinite(min_length)) {
-        throw Error(fmt::format("{}: min_length: must be in (0, {} m] (the initial length), got {}", where, length,
-                                cable.min_length));
-    }
-    if (!(max_length >= length) || !std::isfinite(max_length) || max_length > PhysicalLimits::max_coordinate) {
-        throw Error(fmt::format("{}: max_length: must be at least the initial length {} m and finite, got {}", where,
-                                length, cable.max_length));
-    }
+    const auto [min_length, max_length] = winch_range(length, cable.min_length, cable.max_length, where);
     check_reel_speed(cable.reel_speed, where);
     const std::string id = cable.type.find('.') == std::string::npos ? "pivot.element." + cable.type : cable.type;
     const PluginRecord* plugin = registry_->find(id);

@@ -56,7 +56,9 @@ RopeId World::add_rope(const RopeDescription& rope) {
         p.at = attach(point.body, point.point, {1, 0, 0, 0}, at + ": body");
         const Vec3d axis = point.radius > 0.0 ? normalized(point.axis, at + ": axis") : Vec3d{0, 0, 1};
         const Mat3 offset = rotation(p.at.local_rotation);
-        for (int i = 0; i < 3; ++i) p.axis[i] = offset[i][0] * axis[0] + offset[i][1] * axis[1] + offset[i][2] * axis[2];
+        for (int i = 0; i < 3; ++i) {
+            p.axis[i] = offset[i][0] * axis[0] + offset[i][1] * axis[1] + offset[i][2] * axis[2];
+        }
         if (p.at.element != Attachment::kWorld &&
             std::find(bodies.begin(), bodies.end(), p.at.element) == bodies.end()) {
             bodies.push_back(p.at.element);
@@ -91,16 +93,7 @@ RopeId World::add_rope(const RopeDescription& rope) {
     if (rope.damping > 0.0 && rope.stiffness == 0.0) {
         throw Error(where + ": damping: needs a stiffness (an inextensible rope has nothing to damp)");
     }
-    const double min_length = rope.min_length == 0.0 ? 0.1 * length : rope.min_length;
-    const double max_length = rope.max_length == 0.0 ? 10.0 * length : rope.max_length;
-    if (!(min_length > 0.0 && min_length <= length) || !std::isfinite(min_length)) {
-        throw Error(fmt::format("{}: min_length: must be in (0, {} m] (the initial length), got {}", where, length,
-                                rope.min_length));
-    }
-    if (!(max_length >= length) || !std::isfinite(max_length) || max_length > PhysicalLimits::max_coordinate) {
-        throw Error(fmt::format("{}: max_length: must be at least the initial length {} m and finite, got {}", where,
-                                length, rope.max_length));
-    }
+    const auto [min_length, max_length] = winch_range(length, rope.min_length, rope.max_length, where);
     check_reel_speed(rope.reel_speed, where);
     record.length = length;
     record.stiffness = rope.stiffness;
@@ -110,7 +103,7 @@ RopeId World::add_rope(const RopeDescription& rope) {
     record.max_length = max_length;
     const auto id = static_cast<RopeId>(model_.ropes.size());
     model_.ropes.push_back(std::move(record));
-    state_.rope_impulses.push_back(0.0);
+    state_.rope_tensions.push_back(0.0);
     rope_by_name_[rope.name] = id;
     scratch_.reset();  // the step's rows are sized again
     return id;
@@ -147,7 +140,7 @@ void World::rope_path(RopeId r, RopePath& path) const {
 
 double World::rope_tension(RopeId r) const {
     live_rope(r, "tension");
-    return state_.rope_impulses[r] / model_.settings.timestep;
+    return state_.rope_tensions[r];
 }
 
 void World::set_rope_reel_speed(RopeId r, double speed) {
@@ -161,7 +154,7 @@ void World::remove_rope(RopeId r) {
     rope_by_name_.erase(record.name);
     record.removed = true;
     record.route.clear();
-    state_.rope_impulses[r] = 0.0;
+    state_.rope_tensions[r] = 0.0;
     scratch_.reset();
 }
 

@@ -135,9 +135,9 @@ std::vector<uint8_t> World::save_state() const {
     std::vector<std::array<double, 2>> cables(model_.cables.size());  // deployed length, reel speed
     for (size_t c = 0; c < cables.size(); ++c) cables[c] = {model_.cables[c].length, model_.cables[c].reel_speed};
     w.array(cables);
-    std::vector<std::array<double, 3>> ropes(model_.ropes.size());  // length, reel speed, last impulse
+    std::vector<std::array<double, 3>> ropes(model_.ropes.size());  // length, reel speed, last tension
     for (size_t k = 0; k < ropes.size(); ++k) {
-        ropes[k] = {model_.ropes[k].length, model_.ropes[k].reel_speed, state_.rope_impulses[k]};
+        ropes[k] = {model_.ropes[k].length, model_.ropes[k].reel_speed, state_.rope_tensions[k]};
     }
     w.array(ropes);
     // Bodies on and off: per body enabled and its held velocity.
@@ -233,15 +233,16 @@ void World::read_state(const uint8_t* data, size_t size) {
     }
     std::vector<std::array<double, 3>> ropes;
     r.array(ropes, model_.ropes.size(), "ropes");
-    restored.rope_impulses.resize(ropes.size());
+    restored.rope_tensions.resize(ropes.size());
     for (size_t k = 0; k < ropes.size(); ++k) {
         const RopeRecord& rope = model_.ropes[k];
         const bool length_ok = rope.removed || (ropes[k][0] >= rope.min_length && ropes[k][0] <= rope.max_length);
         if (!length_ok || !(std::abs(ropes[k][1]) <= PhysicalLimits::max_reel_speed) ||
             !(ropes[k][2] >= 0.0 && std::isfinite(ropes[k][2]))) {
-            throw Error(fmt::format("state buffer: rope '{}': its length, reel speed or tension is not valid", rope.name));
+            throw Error(
+                fmt::format("state buffer: rope '{}': its length, reel speed or tension is not valid", rope.name));
         }
-        restored.rope_impulses[k] = ropes[k][2];
+        restored.rope_tensions[k] = ropes[k][2];
     }
     struct BodyRuntime {
         bool enabled;

@@ -1041,7 +1041,9 @@ static void rope_reeving_lifts_and_lowers(pivot_engine* engine) {
             }
             if (phase == 1 || n < 180 || n > 480) continue; /* steady reeling in */
             CALL(pivot_world_get_body(world, block_index, &state));
-            if (fabs(state.linear_velocity[2] - 0.25) > worst_speed) worst_speed = fabs(state.linear_velocity[2] - 0.25);
+            if (fabs(state.linear_velocity[2] - 0.25) > worst_speed) {
+                worst_speed = fabs(state.linear_velocity[2] - 0.25);
+            }
             if (fabs(rope_state.tension - 0.5 * m * g) > worst_tension) {
                 worst_tension = fabs(rope_state.tension - 0.5 * m * g);
             }

@@ -283,7 +283,9 @@ public:
         check(pivot_world_get_rope(world_, rope, &s));
         return s;
     }
-    void set_rope_reel_speed(uint32_t rope, double speed) { check(pivot_world_set_rope_reel_speed(world_, rope, speed)); }
+    void set_rope_reel_speed(uint32_t rope, double speed) {
+        check(pivot_world_set_rope_reel_speed(world_, rope, speed));
+    }
     std::vector<double> rope_path(uint32_t index) const {
         const uint32_t points = rope(index).point_count;
         std::vector<double> positions(6 * static_cast<size_t>(points));
