@@ -16,8 +16,12 @@
 
 namespace pivot {
 
+static_assert(RopeRecord::kMaxBodies <= kMaxRowBlocks, "a rope's row holds a block per body it passes");
+
 namespace {
 
+// Adds sign [n; r x n] to a frame's 6 row values: a pull along n at `at`,
+// r from the frame's origin `centre` to it.
 void add_point_force(const Vec3d& n, double sign, const Vec3d& at, const Vec3d& centre, double* side) {
     const double r[3] = {at[0] - centre[0], at[1] - centre[1], at[2] - centre[2]};
     side[0] += sign * n[0];
