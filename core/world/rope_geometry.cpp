@@ -57,6 +57,7 @@ void rope_path(const std::vector<RopeVertex>& route, RopePath& path) {
     path.leave.resize(n);
     path.direction.resize(n > 0 ? n - 1 : 0);
     path.segment_length.resize(n > 0 ? n - 1 : 0);
+    path.wrap.assign(n, 0.0);
     path.degenerate = false;
     path.length = 0.0;
     double scale = 0.0;
@@ -105,6 +106,7 @@ void rope_path(const std::vector<RopeVertex>& route, RopePath& path) {
         const Vec3d in = sub(path.arrive[k], s.centre), out = sub(path.leave[k], s.centre);
         double wrap = std::atan2(dot3(s.axis, cross3(in, out)), dot3(in, out));
         if (wrap < -0.5 * kPi) wrap += 2.0 * kPi;
+        path.wrap[k] = wrap;
         path.length += s.radius * wrap;
     }
 }

@@ -46,6 +46,9 @@ struct RopePath {
     // leave[k] to arrive[k + 1] and length.
     std::vector<Vec3d> direction;
     std::vector<double> segment_length;
+    // Per route point: the angle the rope wraps it (rad, in (-pi/2, 3 pi/2];
+    // 0 for a point). Negative: the rope bends the wrong way round the sheave.
+    std::vector<double> wrap;
     double length = 0.0;  // m: segments and wrapped arcs
     bool degenerate = false;  // a point inside a sheave's circle, or two points on each other
 };

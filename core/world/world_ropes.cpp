@@ -15,6 +15,25 @@ namespace pivot {
 
 using namespace frame_math;  // the vector and quaternion helpers of world building
 
+namespace {
+
+// Whether segments a0-a1 and b0-b1, projected on the plane normal to
+// `axis`, cross (touching at an end does not count).
+bool segments_cross_in_plane(const Vec3d& a0, const Vec3d& a1, const Vec3d& b0, const Vec3d& b1, const Vec3d& axis) {
+    const Vec3d helper = std::abs(axis[0]) < 0.9 ? Vec3d{1, 0, 0} : Vec3d{0, 1, 0};
+    const Vec3d u = normalized(cross(axis, helper), "rope sheave axis");
+    const Vec3d w = cross(axis, u);
+    auto project = [&](const Vec3d& p) { return std::array<double, 2>{dot(p, u), dot(p, w)}; };
+    const auto p0 = project(a0), p1 = project(a1), q0 = project(b0), q1 = project(b1);
+    auto side = [](const std::array<double, 2>& o, const std::array<double, 2>& a, const std::array<double, 2>& b) {
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+    };
+    const double d1 = side(p0, p1, q0), d2 = side(p0, p1, q1), d3 = side(q0, q1, p0), d4 = side(q0, q1, p1);
+    return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+}  // namespace
+
 const RopeRecord& World::live_rope(RopeId r, const char* call) const {
     const RopeRecord& record = model_.ropes.at(r);
     if (record.removed) throw Error(fmt::format("rope '{}': {}: it was removed", record.name, call));
@@ -77,6 +96,23 @@ RopeId World::add_rope(const RopeDescription& rope) {
     if (path.degenerate) {
         throw Error(where + ": route: two consecutive points coincide, or a point lies within the circle of the "
                             "sheave next to it (the rope cannot run tangent to it)");
+    }
+    // As built, the rope must lie on each sheave: it wraps it by a positive
+    // angle, and its two straight parts next to the sheave do not cross in
+    // the sheave's plane (a rope wound the wrong way round a sheave - its
+    // axis given reversed - goes round the long way and through itself).
+    for (size_t k = 1; k + 1 < n; ++k) {
+        const RopeVertex& s = route[k];
+        if (s.radius <= 0.0) continue;
+        const bool crossing = segments_cross_in_plane(path.leave[k - 1], path.arrive[k], path.leave[k],
+                                                      path.arrive[k + 1], s.axis);
+        if (path.wrap[k] < -1e-9 || crossing) {
+            throw Error(fmt::format("{}: route[{}]: axis: the rope would wrap this sheave by {:.1f} degrees{}; it "
+                                    "winds counterclockwise about the axis as it runs from the first route point "
+                                    "to the last: reverse the axis",
+                                    where, k, path.wrap[k] * 180.0 / 3.14159265358979323846,
+                                    crossing ? " and cross itself" : ""));
+        }
     }
     const double length = rope.length == 0.0 ? path.length : rope.length;
     if (!(length > 1e-9) || !std::isfinite(length) || length > PhysicalLimits::max_coordinate) {

@@ -359,6 +359,12 @@ TEST(Rope, RefusesBadRoutes) {
     refused(r, "rope 'r': route[1]: body: no body named 'nobody'");
     r.route = {at("world", {0, 0, 0}), at("world", {0, 0, -0.5}, 1.0), at("a", {0, 0, -1})};
     refused(r, "rope 'r': route: two consecutive points coincide, or a point lies within the circle");
+    // Over the top of a sheave left to right is counterclockwise about +y: -y bends it the wrong way.
+    r.route = {at("world", {-1, 0, 0}), at("world", {0, 0, 1}, 0.2, {0, -1, 0}), at("a", {0, 0, -1})};
+    refused(r, "rope 'r': route[1]: axis: the rope would wrap this sheave by 238.9 degrees and cross itself");
+    // The jib's sheave of WinchLiftsALoadOverASheaveAtSixtyHertz with its axis reversed.
+    r.route = {at("world", {0, 0, 1}), at("world", {4, 0, 10}, 0.3, {0, -1, 0}), at("a", {4.3, 0, 2})};
+    refused(r, "rope 'r': route[1]: axis: the rope would wrap this sheave by");
     r.route = {at("world", {0, 0, 0}), at("a", {0, 0, -1})};
     r.damping = 10.0;
     refused(r, "rope 'r': damping: needs a stiffness");
