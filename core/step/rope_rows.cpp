@@ -49,22 +49,10 @@ void collect_rope_rows(const WorldModel& model, const WorldState& state, StepScr
         const size_t n = rope.route.size();
         s.rope_route.resize(n);  // reserved for the longest route (prepare_step)
         for (size_t k = 0; k < n; ++k) {
-            const RopePoint& p = rope.route[k];
-            RopeVertex& v = s.rope_route[k];
-            v.radius = p.radius;
             const uint32_t g = s.rope_point_group[first + k];
-            if (g == UINT32_MAX) {  // fixed in the world
-                v.centre = p.at.local_point;
-                v.axis = p.axis;
-                continue;
-            }
-            const double* pose = s.rope_frames[g].poses.data() + 7 * s.rope_point_index[first + k];
-            const double w = pose[3], x = pose[4], y = pose[5], z = pose[6];
-            const double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-                                    {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-                                    {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
-            v.centre = {pose[0], pose[1], pose[2]};
-            for (int i = 0; i < 3; ++i) v.axis[i] = R[i][0] * p.axis[0] + R[i][1] * p.axis[1] + R[i][2] * p.axis[2];
+            const double* pose =
+                g == UINT32_MAX ? nullptr : s.rope_frames[g].poses.data() + 7 * s.rope_point_index[first + k];
+            s.rope_route[k] = rope_vertex(rope.route[k], pose);
         }
         const RopePath& path = s.rope_path;
         rope_path(s.rope_route, s.rope_path);

@@ -58,13 +58,24 @@ inline Quatd quaternion_from_axes(const Vec3d& x, const Vec3d& y, const Vec3d& z
     return {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
 }
 
-// A frame whose x axis is `axis` (the y axis chosen perpendicular to it).
-inline Quatd frame_with_x(const Vec3d& axis) {
+// A unit vector perpendicular to the unit vector `axis`.
+inline Vec3d perpendicular(const Vec3d& axis) {
     const Vec3d helper = std::abs(axis[0]) < 0.9 ? Vec3d{1, 0, 0} : Vec3d{0, 1, 0};
     const double d = dot(helper, axis);
-    Vec3d y = {helper[0] - d * axis[0], helper[1] - d * axis[1], helper[2] - d * axis[2]};
-    y = normalized(y, "frame");
+    return normalized({helper[0] - d * axis[0], helper[1] - d * axis[1], helper[2] - d * axis[2]}, "frame");
+}
+
+// A frame whose x axis is `axis` (the y axis chosen perpendicular to it).
+inline Quatd frame_with_x(const Vec3d& axis) {
+    const Vec3d y = perpendicular(axis);
     return quaternion_from_axes(axis, y, cross(axis, y));
+}
+
+// R(q) v.
+inline Vec3d rotate(const Quatd& q, const Vec3d& v) {
+    const Mat3 r = rotation(q);
+    return {r[0][0] * v[0] + r[0][1] * v[1] + r[0][2] * v[2], r[1][0] * v[0] + r[1][1] * v[1] + r[1][2] * v[2],
+            r[2][0] * v[0] + r[2][1] * v[1] + r[2][2] * v[2]};
 }
 
 inline Quatd conjugate_times(const Quatd& a, const Quatd& b) {  // a^* b

@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "world/frame_math.hpp"
+
 namespace pivot {
+
+using namespace frame_math;
 
 namespace {
 
@@ -12,11 +16,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 Vec3d sub(const Vec3d& a, const Vec3d& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3d axpy(const Vec3d& a, double s, const Vec3d& b) { return {a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]}; }
-double dot3(const Vec3d& a, const Vec3d& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-Vec3d cross3(const Vec3d& a, const Vec3d& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-double norm3(const Vec3d& a) { return std::sqrt(dot3(a, a)); }
+double norm3(const Vec3d& a) { return std::sqrt(dot(a, a)); }
 
 // The point where the rope from (sign +1) or to (sign -1) the point x
 // touches sheave s, winding counterclockwise about its axis. With the
@@ -27,22 +27,15 @@ double norm3(const Vec3d& a) { return std::sqrt(dot3(a, a)); }
 // nearest point of the circle.
 bool tangent_point(const RopeVertex& s, const Vec3d& x, double sign, Vec3d& out) {
     const Vec3d d = sub(x, s.centre);
-    const Vec3d in_plane = axpy(d, -dot3(d, s.axis), s.axis);
+    const Vec3d in_plane = axpy(d, -dot(d, s.axis), s.axis);
     const double distance = norm3(in_plane);
-    Vec3d u{};
-    if (distance > 0.0) {
-        u = {in_plane[0] / distance, in_plane[1] / distance, in_plane[2] / distance};
-    } else {  // on the axis: any radius
-        const Vec3d helper = std::abs(s.axis[0]) < 0.9 ? Vec3d{1, 0, 0} : Vec3d{0, 1, 0};
-        const Vec3d p = cross3(s.axis, helper);
-        const double n = norm3(p);
-        u = {p[0] / n, p[1] / n, p[2] / n};
-    }
+    const Vec3d u = distance > 0.0 ? Vec3d{in_plane[0] / distance, in_plane[1] / distance, in_plane[2] / distance}
+                                   : perpendicular(s.axis);  // on the axis: any radius
     if (!(distance > s.radius)) {
         out = axpy(s.centre, s.radius, u);
         return false;
     }
-    const Vec3d w = cross3(s.axis, u);
+    const Vec3d w = cross(s.axis, u);
     const double cos_b = s.radius / distance;
     const double sin_b = std::sqrt(std::max(0.0, 1.0 - cos_b * cos_b));
     for (int i = 0; i < 3; ++i) out[i] = s.centre[i] + s.radius * (cos_b * u[i] + sign * sin_b * w[i]);
@@ -104,7 +97,7 @@ void rope_path(const std::vector<RopeVertex>& route, RopePath& path) {
         const RopeVertex& s = route[k];
         if (s.radius <= 0.0) continue;
         const Vec3d in = sub(path.arrive[k], s.centre), out = sub(path.leave[k], s.centre);
-        double wrap = std::atan2(dot3(s.axis, cross3(in, out)), dot3(in, out));
+        double wrap = std::atan2(dot(s.axis, cross(in, out)), dot(in, out));
         if (wrap < -0.5 * kPi) wrap += 2.0 * kPi;
         path.wrap[k] = wrap;
         path.length += s.radius * wrap;

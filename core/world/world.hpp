@@ -149,6 +149,10 @@ struct RopePoint {
     double radius = 0.0;    // m
 };
 
+// A route point in world coordinates: at the pose (x y z qw qx qy qz) of
+// its element's material frame there, or, with nullptr, fixed in the world.
+RopeVertex rope_vertex(const RopePoint& p, const double* material_pose);
+
 struct RopeRecord {
     static constexpr uint32_t kMaxBodies = 4;  // distinct moving elements (ProblemRow::blocks)
     std::string name;
@@ -593,7 +597,7 @@ private:
     PluginOutput<double> reel_nodes_;  // set_cable_length: the two reference nodes' coordinates
     mutable PluginOutput<pivot_row> now_rows_;     // joint_rows_now (energy, joint_error_now)
     mutable PluginOutput<double> now_jacobians_;
-    mutable std::vector<RopeVertex> rope_route_;  // energy(): a rope's route now
+    mutable std::vector<RopeVertex> rope_route_;  // energy(), rope_path(): a rope's route now
     mutable RopePath rope_path_;
 };
 

@@ -20,8 +20,7 @@ namespace {
 // Whether segments a0-a1 and b0-b1, projected on the plane normal to
 // `axis`, cross (touching at an end does not count).
 bool segments_cross_in_plane(const Vec3d& a0, const Vec3d& a1, const Vec3d& b0, const Vec3d& b1, const Vec3d& axis) {
-    const Vec3d helper = std::abs(axis[0]) < 0.9 ? Vec3d{1, 0, 0} : Vec3d{0, 1, 0};
-    const Vec3d u = normalized(cross(axis, helper), "rope sheave axis");
+    const Vec3d u = perpendicular(axis);
     const Vec3d w = cross(axis, u);
     auto project = [&](const Vec3d& p) { return std::array<double, 2>{dot(p, u), dot(p, w)}; };
     const auto p0 = project(a0), p1 = project(a1), q0 = project(b0), q1 = project(b1);
@@ -145,15 +144,18 @@ RopeId World::add_rope(const RopeDescription& rope) {
     return id;
 }
 
+RopeVertex rope_vertex(const RopePoint& p, const double* material_pose) {
+    if (material_pose == nullptr) return RopeVertex{p.at.local_point, p.axis, p.radius};  // fixed in the world
+    const Quatd orientation = {material_pose[3], material_pose[4], material_pose[5], material_pose[6]};
+    return RopeVertex{{material_pose[0], material_pose[1], material_pose[2]}, rotate(orientation, p.axis), p.radius};
+}
+
 void World::rope_route(const RopeRecord& rope, std::vector<RopeVertex>& route) const {
     route.resize(rope.route.size());
     for (size_t k = 0; k < rope.route.size(); ++k) {
         const RopePoint& p = rope.route[k];
-        RopeVertex& v = route[k];
-        v.radius = p.radius;
         if (p.at.element == Attachment::kWorld) {
-            v.centre = p.at.local_point;
-            v.axis = p.axis;
+            route[k] = rope_vertex(p, nullptr);
             continue;
         }
         // The element's material frame at the point (its rotation offset
@@ -162,16 +164,13 @@ void World::rope_route(const RopeRecord& rope, std::vector<RopeVertex>& route) c
         material.local_rotation = {1, 0, 0, 0};
         double pose[7], twist[6];
         attachment_frame(material, pose, twist);
-        const Mat3 r = rotation(Quatd{pose[3], pose[4], pose[5], pose[6]});
-        v.centre = {pose[0], pose[1], pose[2]};
-        for (int i = 0; i < 3; ++i) v.axis[i] = r[i][0] * p.axis[0] + r[i][1] * p.axis[1] + r[i][2] * p.axis[2];
+        route[k] = rope_vertex(p, pose);
     }
 }
 
 void World::rope_path(RopeId r, RopePath& path) const {
-    std::vector<RopeVertex> route;
-    rope_route(live_rope(r, "path"), route);
-    pivot::rope_path(route, path);
+    rope_route(live_rope(r, "path"), rope_route_);  // the world's buffer: no allocation per call
+    pivot::rope_path(rope_route_, path);
 }
 
 double World::rope_tension(RopeId r) const {
