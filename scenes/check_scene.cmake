@@ -8,7 +8,7 @@
 #   cmake -DPIVOT=path/to/pivot -DSCENE=scene.json -DSTEPS=N -DSUMMARY=out.json
 #         [-DMAX_PENETRATION=m] [-DMAX_JOINT_ERROR=m_or_rad]
 #         [-DENERGY_MIN=J] [-DENERGY_MAX=J]        (bounds on the final energy)
-#         [-DMAX_FALLBACKS=n]
+#         [-DMAX_FALLBACKS=n] [-DSOLVER=id]      (--solver: the scene's solver replaced)
 #         -P check_scene.cmake
 #
 # Plain CMake (no Python in CI); if() compares the numbers as doubles.
@@ -21,8 +21,12 @@ foreach(required PIVOT SCENE STEPS SUMMARY)
 endforeach()
 
 file(REMOVE "${SUMMARY}")
+set(solver_option "")
+if(DEFINED SOLVER)
+  set(solver_option --solver "${SOLVER}")
+endif()
 execute_process(
-  COMMAND "${PIVOT}" run "${SCENE}" --steps "${STEPS}" --summary "${SUMMARY}" --quiet
+  COMMAND "${PIVOT}" run "${SCENE}" --steps "${STEPS}" --summary "${SUMMARY}" --quiet ${solver_option}
   RESULT_VARIABLE exit_code
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)

@@ -28,10 +28,14 @@ constexpr double kFreeRowDependent = 1e-10;
 
 }  // namespace
 
-void BoxedToStandard::reserve(Index n) {
+void BoxedToStandard::reserve(Index n, Index variables) {
     capacity_ = std::max<Index>(n, 1);
+    variable_capacity_ = std::max(variables, 2 * capacity_);
     const auto c = static_cast<size_t>(capacity_);
+    const auto v = static_cast<size_t>(variable_capacity_);
     kind_.assign(c, RowKind::lower);
+    lower_.assign(c, 0.0);
+    upper_.assign(c, 0.0);
     kept_rows_.assign(c, 0);
     free_rows_.assign(c, 0);
     rhs_.assign(c, 0.0);
@@ -43,11 +47,28 @@ void BoxedToStandard::reserve(Index n) {
     free_storage_.resize(c * c);
     free_swaps_.assign(c, 0);
     free_shift_.assign(c, 0.0);
-    var_position_.assign(2 * c, 0);
-    var_sign_.assign(2 * c, 0);
+    var_kind_.assign(v, VarKind::primary);
+    var_position_.assign(v, 0);
+    var_sign_.assign(v, 0);
     primary_of_position_.assign(c, 0);
-    m_storage_.resize(4 * c * c);
-    q_.assign(2 * c, 0.0);
+    minus_of_position_.assign(c, -1);
+    position_of_row_.assign(c, -1);
+    m_storage_.resize(v * v);
+    q_.assign(v, 0.0);
+}
+
+Index BoxedToStandard::variable_count(const pivot_lcp_problem& p) {
+    Index count = 0;
+    for (uint32_t i = 0; i < p.n; ++i) {
+        const double l = p.lo[i];
+        const double u = p.hi[i];
+        if (p.findex != nullptr && p.findex[i] >= 0) {
+            count += l == -u ? 3 : 4;  // at most (a fixed row j makes it a box or nothing)
+        } else if (l != u) {
+            count += std::isfinite(l) != std::isfinite(u) ? 1 : 2;  // a free row may be doubled
+        }
+    }
+    return count;
 }
 
 bool BoxedToStandard::eliminate_free_rows(Index f, Index kept, Index ld) {
@@ -178,34 +199,100 @@ double BoxedToStandard::dropped_row_violation(const double* w, Index* row) const
     return worst;
 }
 
-void BoxedToStandard::build(const pivot_lcp_problem& p) {
-    p_ = &p;
+bool BoxedToStandard::classify_rows() {
+    const pivot_lcp_problem& p = *p_;
     const Index n = p.n;
-    eliminated_free_ = 0;
-    doubled_free_ = 0;
-    dropped_free_ = 0;
-    const ConstMatrix a(p.dense, n, n, Eigen::OuterStride<>(p.lda));
-
-    bool only_lower = true;
-    Index fixed_count = 0;
-    Index free_count = 0;
     for (Index i = 0; i < n; ++i) {
         const double l = p.lo[i];
         const double u = p.hi[i];
+        lower_[i] = l;
+        upper_[i] = u;
+        if (p.findex != nullptr && p.findex[i] >= 0) continue;  // after its row j
         RowKind kind = RowKind::lower;
         if (l == u) {
             kind = RowKind::fixed;
-            ++fixed_count;
         } else if (std::isfinite(l) && std::isfinite(u)) {
             kind = RowKind::box;
         } else if (std::isfinite(u)) {
             kind = RowKind::upper;
         } else if (!std::isfinite(l)) {
             kind = RowKind::free_row;
-            ++free_count;
         }
         kind_[i] = kind;
-        only_lower = only_lower && kind == RowKind::lower;
+    }
+    for (Index i = 0; i < n && p.findex != nullptr; ++i) {
+        const int32_t j = p.findex[i];
+        if (j < 0) continue;
+        if (kind_[j] == RowKind::lower && p.lo[j] >= 0.0) {
+            kind_[i] = RowKind::friction;
+        } else if (kind_[j] == RowKind::fixed) {
+            // Constant bounds: a boxed row, or fixed when they coincide.
+            const double scale = std::abs(p.lo[j]);
+            lower_[i] = p.lo[i] * scale;
+            upper_[i] = p.hi[i] * scale;
+            kind_[i] = lower_[i] == upper_[i] ? RowKind::fixed : RowKind::box;
+        } else {
+            unsupported_row_ = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+template <typename SAt>
+double BoxedToStandard::entry(Index row, Index col, const SAt& s_at) const {
+    const VarKind row_kind = var_kind_[row];
+    const VarKind col_kind = var_kind_[col];
+    const Index pos_row = var_position_[row];
+    const Index pos_col = var_position_[col];
+    if (row_kind == VarKind::primary) {
+        if (col_kind == VarKind::primary) return static_cast<double>(var_sign_[row] * var_sign_[col]) * s_at(pos_row, pos_col);
+        if (pos_row != pos_col) return 0.0;
+        // A multiplier's column: +1 at the primaries it bounds.
+        switch (col_kind) {
+            case VarKind::box_multiplier:
+            case VarKind::friction_plus: return row == primary_of_position_[pos_col] ? 1.0 : 0.0;
+            case VarKind::friction_minus: return row == minus_of_position_[pos_col] ? 1.0 : 0.0;
+            case VarKind::friction_both: return 1.0;
+            default: return 0.0;
+        }
+    }
+    if (col_kind != VarKind::primary) return 0.0;
+    // A multiplier's row: -1 at the primaries it bounds, the coefficient at
+    // the normal impulse's primary.
+    const Index row_index = kept_rows_[pos_row];
+    double value = 0.0;
+    if (row_kind != VarKind::box_multiplier) {
+        const Index normal = primary_of_position_[position_of_row_[p_->findex[row_index]]];
+        if (col == normal) value = row_kind == VarKind::friction_minus ? -lower_[row_index] : upper_[row_index];
+    }
+    if (pos_col != pos_row) return value;
+    switch (row_kind) {
+        case VarKind::box_multiplier:
+        case VarKind::friction_plus: return col == primary_of_position_[pos_row] ? -1.0 : value;
+        case VarKind::friction_minus: return col == minus_of_position_[pos_row] ? -1.0 : value;
+        case VarKind::friction_both: return -1.0;
+        default: return value;
+    }
+}
+
+bool BoxedToStandard::build(const pivot_lcp_problem& p) {
+    p_ = &p;
+    const Index n = p.n;
+    eliminated_free_ = 0;
+    doubled_free_ = 0;
+    dropped_free_ = 0;
+    unsupported_row_ = -1;
+    const ConstMatrix a(p.dense, n, n, Eigen::OuterStride<>(p.lda));
+    if (!classify_rows()) return false;
+
+    bool only_lower = true;
+    Index fixed_count = 0;
+    Index free_count = 0;
+    for (Index i = 0; i < n; ++i) {
+        fixed_count += kind_[i] == RowKind::fixed ? 1 : 0;
+        free_count += kind_[i] == RowKind::free_row ? 1 : 0;
+        only_lower = only_lower && kind_[i] == RowKind::lower;
     }
 
     if (only_lower) {
@@ -216,11 +303,12 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
         for (Index j = 0; j < n; ++j) {
             kept_rows_[j] = j;
             offset_[j] = p.lo[j];
+            var_kind_[j] = VarKind::primary;
             var_position_[j] = j;
             var_sign_[j] = 1;
             if (p.lo[j] != 0.0) q.noalias() += p.lo[j] * a.col(j);
         }
-        return;
+        return true;
     }
 
     // b' = b + A(:, fixed) l_fixed
@@ -228,7 +316,7 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
     if (fixed_count > 0) {
         Vector rhs(rhs_.data(), n);
         for (Index j = 0; j < n; ++j) {
-            if (kind_[j] == RowKind::fixed && p.lo[j] != 0.0) rhs.noalias() += p.lo[j] * a.col(j);
+            if (kind_[j] == RowKind::fixed && lower_[j] != 0.0) rhs.noalias() += lower_[j] * a.col(j);
         }
     }
     // Positions: the kept rows N in order; free rows apart while they may
@@ -243,21 +331,27 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
             kept_rows_[kept++] = i;
         }
     }
-    Index box_count = 0;
-    for (Index pos = 0; pos < kept; ++pos) box_count += kind_[kept_rows_[pos]] == RowKind::box ? 1 : 0;
+    // Variables beyond the primaries: a multiplier per boxed row, b- and
+    // one or two multipliers per friction row.
+    Index extra = 0;
+    for (Index pos = 0; pos < kept; ++pos) {
+        const Index row = kept_rows_[pos];
+        if (kind_[row] == RowKind::box) extra += 1;
+        if (kind_[row] == RowKind::friction) extra += lower_[row] == -upper_[row] ? 2 : 3;
+    }
     for (Index pos = 0; pos < kept; ++pos) kept_rhs_[pos] = rhs_[kept_rows_[pos]];
 
     bool eliminated = false;  // S (the Schur complement) is in M's storage
     if (free_count > 0) {
         // With the free rows eliminated, the standard LCP has one primary
-        // per kept row and one multiplier per boxed row.
-        eliminated = eliminate_free_rows(free_count, kept, kept + box_count);
+        // per kept row and the extra variables above.
+        eliminated = eliminate_free_rows(free_count, kept, kept + extra);
         bool reduced = eliminated;
         if (!eliminated) {
             // A_FF singular (redundant joints): keep its independent rows.
             const Index independent = drop_dependent_free_rows(free_count);
             if (independent >= 0 && independent < free_count) {
-                eliminated = independent > 0 && eliminate_free_rows(independent, kept, kept + box_count);
+                eliminated = independent > 0 && eliminate_free_rows(independent, kept, kept + extra);
                 reduced = eliminated || independent == 0;
                 if (reduced) {
                     dropped_free_ = free_count - independent;
@@ -283,27 +377,45 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
         }
     }
 
-    // Variables: primaries by position, then a multiplier per boxed row and
-    // the second primary (m_i) per doubled free row.
+    // Variables: primaries by position, then per position the boxed row's
+    // multiplier, the doubled free row's m_i, or the friction row's b- and
+    // multipliers.
+    std::fill(position_of_row_.begin(), position_of_row_.begin() + n, -1);
     Index var_count = kept;
     for (Index pos = 0; pos < kept; ++pos) {
-        const RowKind kind = kind_[kept_rows_[pos]];
         const Index row = kept_rows_[pos];
+        const RowKind kind = kind_[row];
+        position_of_row_[row] = pos;
+        var_kind_[pos] = VarKind::primary;
         var_position_[pos] = pos;
         var_sign_[pos] = kind == RowKind::upper ? -1 : 1;
         primary_of_position_[pos] = pos;
-        offset_[pos] = kind == RowKind::upper ? p.hi[row] : (kind == RowKind::free_row ? 0.0 : p.lo[row]);
+        minus_of_position_[pos] = -1;
+        offset_[pos] = kind == RowKind::upper ? upper_[row]
+                       : (kind == RowKind::free_row || kind == RowKind::friction) ? 0.0
+                                                                                   : lower_[row];
     }
+    const auto add = [&](VarKind kind, Index pos, int8_t sign) {
+        var_kind_[var_count] = kind;
+        var_position_[var_count] = pos;
+        var_sign_[var_count] = sign;
+        return var_count++;
+    };
     for (Index pos = 0; pos < kept; ++pos) {
-        const RowKind kind = kind_[kept_rows_[pos]];
-        if (kind == RowKind::box) {
-            var_position_[var_count] = pos;
-            var_sign_[var_count] = 0;
-            ++var_count;
-        } else if (kind == RowKind::free_row) {
-            var_position_[var_count] = pos;
-            var_sign_[var_count] = -1;
-            ++var_count;
+        const Index row = kept_rows_[pos];
+        switch (kind_[row]) {
+            case RowKind::box: add(VarKind::box_multiplier, pos, 0); break;
+            case RowKind::free_row: add(VarKind::primary, pos, -1); break;
+            case RowKind::friction:
+                minus_of_position_[pos] = add(VarKind::primary, pos, -1);
+                if (lower_[row] == -upper_[row]) {
+                    add(VarKind::friction_both, pos, 0);
+                } else {
+                    add(VarKind::friction_plus, pos, 0);
+                    add(VarKind::friction_minus, pos, 0);
+                }
+                break;
+            default: break;
         }
     }
     const Index size = var_count;
@@ -323,35 +435,36 @@ void BoxedToStandard::build(const pivot_lcp_problem& p) {
         }
     }
 
-    // M(k, k') = sign_k sign_k' S(pos_k, pos_k') between primaries;
-    // +1 at (s_i, t_i) and -1 at (t_i, s_i) for a boxed row; 0 elsewhere.
-    for (Index col = 0; col < size; ++col) {
-        double* m_col = m + col * size;
-        const int8_t sign_col = var_sign_[col];
-        const Index pos_col = var_position_[col];
-        if (sign_col == 0) {
-            std::fill(m_col, m_col + size, 0.0);
-            m_col[primary_of_position_[pos_col]] = 1.0;
-            continue;
+    // M from S (entry()). With S in M's own storage (column pos at column
+    // pos, rows 0..kept-1), columns and rows are written from the last to
+    // the first: a variable's position is never after the variable itself,
+    // so every S(pos_row, pos_col) is read before its place is overwritten.
+    if (eliminated) {
+        const auto s_at = [m, size](Index i, Index j) { return m[i + j * size]; };
+        for (Index col = size - 1; col >= 0; --col) {
+            for (Index row = size - 1; row >= 0; --row) m[row + col * size] = entry(row, col, s_at);
         }
-        for (Index row = 0; row < size; ++row) {
-            const int8_t sign_row = var_sign_[row];
-            const Index pos_row = var_position_[row];
-            double value = 0.0;
-            if (sign_row != 0) {
-                const double s = eliminated ? m_col[row] : a(kept_rows_[pos_row], kept_rows_[pos_col]);
-                value = static_cast<double>(sign_row * sign_col) * s;
-            } else if (col == primary_of_position_[pos_row]) {
-                value = -1.0;
-            }
-            m_col[row] = value;
+    } else {
+        const auto s_at = [this, &a](Index i, Index j) { return a(kept_rows_[i], kept_rows_[j]); };
+        for (Index col = 0; col < size; ++col) {
+            for (Index row = 0; row < size; ++row) m[row + col * size] = entry(row, col, s_at);
         }
     }
     for (Index k = 0; k < size; ++k) {
         const Index pos = var_position_[k];
         const Index row = kept_rows_[pos];
-        q_[k] = var_sign_[k] != 0 ? var_sign_[k] * shifted_rhs_[pos] : p.hi[row] - p.lo[row];
+        switch (var_kind_[k]) {
+            case VarKind::primary: q_[k] = var_sign_[k] * shifted_rhs_[pos]; break;
+            case VarKind::box_multiplier: q_[k] = upper_[row] - lower_[row]; break;
+            default: {
+                // The bound's coefficient times x_j's offset l_j (x_j = l_j + y).
+                const double normal_offset = offset_[position_of_row_[p.findex[row]]];
+                q_[k] = (var_kind_[k] == VarKind::friction_minus ? -lower_[row] : upper_[row]) * normal_offset;
+                break;
+            }
+        }
     }
+    return true;
 }
 
 void BoxedToStandard::map_back(const double* y, double* x) {
@@ -360,14 +473,14 @@ void BoxedToStandard::map_back(const double* y, double* x) {
     const Index size = m_.size;
     Index kept = 0;
     for (Index i = 0; i < n; ++i) {
-        if (kind_[i] == RowKind::fixed) x[i] = p.lo[i];
+        if (kind_[i] == RowKind::fixed) x[i] = lower_[i];
         if (kind_[i] == RowKind::dropped_free_row) x[i] = 0.0;
     }
     // Positions are 0..kept-1 (every kept row has a primary at its position).
     for (Index k = 0; k < size; ++k) kept = std::max(kept, var_position_[k] + 1);
     std::copy(offset_.data(), offset_.data() + kept, x_kept_.data());
     for (Index k = 0; k < size; ++k) {
-        if (var_sign_[k] != 0) x_kept_[var_position_[k]] += var_sign_[k] * y[k];
+        if (var_kind_[k] == VarKind::primary) x_kept_[var_position_[k]] += var_sign_[k] * y[k];
     }
     for (Index pos = 0; pos < kept; ++pos) x[kept_rows_[pos]] = x_kept_[pos];
     if (eliminated_free_ > 0) {
@@ -379,7 +492,14 @@ void BoxedToStandard::map_back(const double* y, double* x) {
         x_free.noalias() += ConstMatrix(gain, f, kept, Eigen::OuterStride<>(f)) * ConstVector(x_kept_.data(), kept);
         for (Index i = 0; i < f; ++i) x[free_rows_[i]] = -x_free[i];
     }
-    for (Index i = 0; i < n; ++i) x[i] = std::min(p.hi[i], std::max(p.lo[i], x[i]));
+    for (Index i = 0; i < n; ++i) {
+        if (kind_[i] != RowKind::friction) x[i] = std::min(upper_[i], std::max(lower_[i], x[i]));
+    }
+    for (Index i = 0; i < n; ++i) {
+        if (kind_[i] != RowKind::friction) continue;
+        const double scale = std::abs(x[p.findex[i]]);
+        x[i] = std::min(upper_[i] * scale, std::max(lower_[i] * scale, x[i]));
+    }
 }
 
 }  // namespace pivot::lemke

@@ -47,19 +47,53 @@
 //    x_i = p_i - m_i, p_i complementary to w_i >= 0, m_i to -w_i >= 0, which
 //    forces w_i = 0 (feasible only for b exactly in A's range).
 //
+//  - friction index, findex_i = j: bounds lo_i |x_j| <= x_i <= hi_i |x_j|
+//    (lo_i <= 0 <= hi_i), linear in the normal impulse x_j when x_j >= 0,
+//    i.e. when row j is [l_j, inf) with l_j >= 0 (a contact's normal row).
+//    The polyhedral formulation of Stewart & Trinkle (1996) and Anitescu &
+//    Potra (1997, their LCP (15); seed000 2.12 Eqs. 6.58-6.63) with the two
+//    directions +e_i, -e_i: x_i = b+_i - b-_i, b+-_i >= 0, and per bound a
+//    multiplier (the sliding speed):
+//        b+_i >= 0  complementary to   w_i + g+_i >= 0,
+//        b-_i >= 0  complementary to  -w_i + g-_i >= 0,
+//        g+_i >= 0  complementary to   hi_i x_j - b+_i >= 0,
+//        g-_i >= 0  complementary to  -lo_i x_j - b-_i >= 0.
+//    Checked against the three alternatives: g+ > 0 puts x_i at hi_i x_j
+//    (b- > 0 as well would need w_i = g- >= 0 and w_i = -g+ < 0) with
+//    w_i = -g+ < 0; likewise at the lower bound; with g+ = g- = 0, w_i = 0
+//    and x_i anywhere in between. A symmetric row (lo_i = -hi_i, the
+//    first-party models' box friction) needs one multiplier g_i for both
+//    (complementary to hi_i x_j - b+_i - b-_i >= 0; -g <= w_i <= g): three
+//    LCP variables instead of four. A friction row whose row j is fixed
+//    (l_j = u_j) has constant bounds lo_i |l_j|, hi_i |l_j| and is a boxed
+//    or fixed row as above; any other row j (x_j of either sign) is not
+//    supported (unsupported_row()).
+//
 // With all this, x_N = c + P y for a vector c (l_i, u_i or 0) and a matrix P
-// with one entry +-1 per primary variable (s_i, p_i: +1; upper-only s_i and
-// m_i: -1), and
-//     M = [ P' S P   E ]      q = [ P' (S c + b_N') ]
-//         [ -E'      0 ]          [ u_B - l_B     ]
+// with one entry +-1 per primary variable (s_i, p_i, b+_i: +1; upper-only
+// s_i, m_i, b-_i: -1), and
+//     M = [ P' S P   E   F ]      q = [ P' (S c + b_N') ]
+//         [ -E'      0   0 ]          [ u_B - l_B       ]
+//         [ -G' + K  0   0 ]          [ K c             ]
 // with E selecting the s_i of the rows B with both bounds finite (the column
-// of t_i) and b_N' the right-hand side after the eliminations. If S is
-// positive semidefinite, so is M (the E blocks are skew), hence M is
-// copositive-plus and Lemke's method processes it.
+// of t_i), F and G the friction rows' b+-_i for their multipliers g, K the
+// coefficients hi_i or -lo_i at the column of x_j's primary, and b_N' the
+// right-hand side after the eliminations. For y >= 0,
+//     y' M y = (P y)' S (P y) + sum over the multipliers g of K x_j g >= 0
+// (the E, F and G blocks are skew), so M is copositive when S is positive
+// semidefinite; with no friction rows it is positive semidefinite, hence
+// copositive-plus, and Lemke's method processes it. With friction rows M
+// is copositive but not copositive-plus; Anitescu & Potra (1997; seed000
+// 2.12) show that this LCP always has a solution and that Lemke's method
+// finds one. The reason, in the terms of Cottle, Pang & Stone (section
+// 4.4): ray termination needs a direction d >= 0 with M d >= 0 and
+// d' M d = 0, i.e. P d in S's null space and K x_j g = 0; for contacts,
+// whose normal impulses cannot cancel, that leaves only multipliers g,
+// along which q' d = 0, so the method cannot end on a secondary ray.
 //
 // Mapping back: x_i = l_i (fixed rows), x_N = c + P y, then x_F as above;
-// finally x is clamped into [l, u], which moves it by rounding only (s_i and
-// t_i are nonnegative and u_i - l_i - s_i >= 0 up to rounding).
+// finally x is clamped into its bounds (friction rows into lo_i |x_j|,
+// hi_i |x_j| of the x_j found), which moves it by rounding only.
 //
 // When every row is [l, inf) (the standard LCP is the case l = 0), M is A
 // itself and nothing is copied.
@@ -75,13 +109,25 @@ namespace pivot::lemke {
 
 class BoxedToStandard {
 public:
-    // Storage for problems of up to n rows. Allocates; nothing else does.
-    void reserve(Index n);
+    // Storage for problems of up to n rows whose standard LCP has up to
+    // `variables` variables (>= n). Allocates; nothing else does.
+    void reserve(Index n, Index variables);
     Index capacity() const { return capacity_; }
+    Index variable_capacity() const { return variable_capacity_; }
 
-    // Builds the standard LCP of p (dense A, no friction index, p.n <=
-    // capacity()). The problem must stay alive and unchanged until map_back.
-    void build(const pivot_lcp_problem& p);
+    // The number of variables of p's standard LCP when no free row is doubled
+    // (a doubled free row adds one more, but never with a boxed row's: at
+    // most 2 n in all). O(n), allocates nothing.
+    static Index variable_count(const pivot_lcp_problem& p);
+
+    // Builds the standard LCP of p (dense A, p.n <= capacity(), and at most
+    // variable_capacity() variables: see variable_count). The problem must
+    // stay alive and unchanged until map_back. False when a friction row's
+    // row j is not one this transformation supports (unsupported_row()).
+    bool build(const pivot_lcp_problem& p);
+    // The friction row whose findex row is neither [l, inf) with l >= 0 nor
+    // fixed, after a build that returned false; -1 otherwise.
+    Index unsupported_row() const { return unsupported_row_; }
 
     MatrixView matrix() const { return m_; }
     const double* q() const { return q_.data(); }
@@ -99,7 +145,17 @@ public:
     void map_back(const double* y, double* x);
 
 private:
-    enum class RowKind : uint8_t { fixed, lower, upper, box, free_row, dropped_free_row };
+    enum class RowKind : uint8_t { fixed, lower, upper, box, free_row, dropped_free_row, friction };
+    // What a variable of the standard LCP is: a primary (x at its position
+    // with var_sign_ +-1; s_i, p_i, m_i, b+-_i), the multiplier t_i of a
+    // boxed row, or a friction multiplier g (of b+, of b-, or of both).
+    enum class VarKind : uint8_t { primary, box_multiplier, friction_plus, friction_minus, friction_both };
+    // Row kinds from the bounds and the friction index; false when a friction
+    // row's row j is unsupported. Fills lower_ and upper_.
+    bool classify_rows();
+    // M's entry (row, col) between two variables, S read through `s_at`.
+    template <typename SAt>
+    double entry(Index row, Index col, const SAt& s_at) const;
     // Rank-revealing elimination of A_FF (f free rows in free_rows_): keeps
     // the independent rows in free_rows_ (in their original order), marks
     // the others dropped_free_row and returns the number kept; returns f
@@ -113,12 +169,16 @@ private:
 
     const pivot_lcp_problem* p_ = nullptr;
     Index capacity_ = 0;
+    Index variable_capacity_ = 0;
+    Index unsupported_row_ = -1;
     MatrixView m_;
     Index eliminated_free_ = 0;
     Index doubled_free_ = 0;
     Index dropped_free_ = 0;
 
     std::vector<RowKind> kind_;        // n
+    std::vector<double> lower_;        // n: the bounds of fixed, boxed and one-sided rows;
+    std::vector<double> upper_;        //    lo_i, hi_i (the multipliers) of friction rows
     std::vector<Index> kept_rows_;     // N: the original row at each position (n)
     std::vector<Index> free_rows_;     // F (n)
     std::vector<double> rhs_;          // b + A(:, fixed) l_fixed (n)
@@ -134,13 +194,16 @@ private:
     std::vector<int> free_swaps_;      // n
     std::vector<double> free_shift_;   // h = A_FF^-1 b_F' (n)
 
-    // The standard LCP: variable k is primary (x at position var_position_,
-    // sign +-1) or the upper multiplier t of a boxed row (sign 0).
-    std::vector<Index> var_position_;  // 2n
-    std::vector<int8_t> var_sign_;     // 2n
+    // The standard LCP's variables (variable capacity each): kind, position
+    // (the kept row it belongs to) and sign (+-1 for primaries, 0 else).
+    std::vector<VarKind> var_kind_;
+    std::vector<Index> var_position_;
+    std::vector<int8_t> var_sign_;
     std::vector<Index> primary_of_position_;  // n: the +1 (or only) primary
-    ScratchBuffer m_storage_;          // (2n)^2, S first when eliminated
-    std::vector<double> q_;            // 2n
+    std::vector<Index> minus_of_position_;    // n: b-_i of a friction row, else -1
+    std::vector<Index> position_of_row_;      // n: a kept row's position, else -1
+    ScratchBuffer m_storage_;          // variables^2 (at least (2n)^2), S first when eliminated
+    std::vector<double> q_;            // variables
 };
 
 }  // namespace pivot::lemke

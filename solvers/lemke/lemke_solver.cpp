@@ -44,22 +44,29 @@ void LemkeSolver::set_params(const double* params, uint32_t count) {
         refactor_interval_ = interval;
         if (reserved_rows_ > 0) {
             const uint32_t rows = reserved_rows_;
+            const Index variables = reserved_variables_;
             reserved_rows_ = 0;
-            reserve(rows);  // the eta storage depends on the interval
+            reserved_variables_ = 0;
+            reserve(rows, variables);  // the eta storage depends on the interval
         }
     }
 }
 
-void LemkeSolver::reserve(uint32_t n) {
-    if (n <= reserved_rows_) return;
-    // A boxed problem of n rows becomes a standard LCP of up to 2n rows (a
-    // multiplier per boxed row, or a doubled free row).
-    const Index rows = static_cast<Index>(n);
-    transform_.reserve(rows);
-    lemke_.reserve(2 * rows, refactor_interval_);
-    y_.assign(2 * static_cast<size_t>(n), 0.0);
+void LemkeSolver::reserve(uint32_t n) { reserve(n, 2 * static_cast<Index>(n)); }
+
+void LemkeSolver::reserve(uint32_t n, Index variables) {
+    n = std::max(n, reserved_rows_);
+    variables = std::max({variables, 2 * static_cast<Index>(n), reserved_variables_});
+    if (n == reserved_rows_ && variables == reserved_variables_) return;
+    // A boxed problem of n rows becomes a standard LCP of up to 2n
+    // variables (a multiplier per boxed row, or a doubled free row); a
+    // friction row takes up to four (BoxedToStandard::variable_count).
+    transform_.reserve(static_cast<Index>(n), variables);
+    lemke_.reserve(variables, refactor_interval_);
+    y_.assign(static_cast<size_t>(variables), 0.0);
     w_.assign(n, 0.0);
     reserved_rows_ = n;
+    reserved_variables_ = variables;
 }
 
 pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_solve_options& options, double* x,
@@ -75,30 +82,30 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
         sdk::set_message(report->message, "x must be given");
         return sdk::finish(report, PIVOT_SOLVE_INVALID_PROBLEM, 0, 0.0, clock.seconds());
     }
-    for (uint32_t i = 0; i < n && problem.findex != nullptr; ++i) {
-        if (problem.findex[i] >= 0) {
-            sdk::set_message(report->message,
-                             "row %u has a friction index: pivot.solver.lemke solves boxed problems with fixed "
-                             "bounds only (no FRICTION_INDEX capability)",
-                             i);
-            return sdk::finish(report, PIVOT_SOLVE_UNSUPPORTED, 0, 0.0, clock.seconds());
-        }
-    }
     if (n == 0) return sdk::finish(report, PIVOT_SOLVE_CONVERGED, 0, 0.0, clock.seconds());
-    if (n > reserved_rows_) {
-        // A problem larger than reserve() announced: the workspace grows here
-        // (once per new maximum size; the only allocation of solve()).
+    const Index variables = BoxedToStandard::variable_count(problem);
+    if (n > reserved_rows_ || variables > reserved_variables_) {
+        // A problem larger than reserve() announced (or with friction rows,
+        // which take more variables): the workspace grows here, once per
+        // new maximum size; the only allocation of solve().
         try {
-            reserve(n);
+            reserve(n, variables);
         } catch (const std::bad_alloc&) {
-            sdk::set_message(report->message, "no memory for the workspace of %u rows", n);
+            sdk::set_message(report->message, "no memory for the workspace of %u rows (%lld LCP variables)", n,
+                             static_cast<long long>(variables));
             return sdk::finish(report, PIVOT_SOLVE_OUT_OF_MEMORY, 0, 0.0, clock.seconds());
         }
     }
     // Warm starts are ignored (the capability is not declared): Lemke's
     // method starts from z = 0 by construction.
-
-    transform_.build(problem);
+    if (!transform_.build(problem)) {
+        const auto row = static_cast<unsigned>(transform_.unsupported_row());
+        sdk::set_message(report->message,
+                         "row %u has a friction index to row %d, whose impulse may be negative (bounds [%g, %g]): "
+                         "pivot.solver.lemke takes friction bounds on rows [l, inf) with l >= 0 or fixed rows",
+                         row, problem.findex[row], problem.lo[problem.findex[row]], problem.hi[problem.findex[row]]);
+        return sdk::finish(report, PIVOT_SOLVE_UNSUPPORTED, 0, 0.0, clock.seconds());
+    }
     LemkeSettings settings;
     settings.max_pivots = max_iterations_ > 0 ? max_iterations_ : automatic_pivot_cap(transform_.size());
     settings.pivot_tolerance = pivot_tolerance_;
@@ -163,7 +170,7 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
             // The method's final answer is usable (finite; clamped into the
             // bounds it may leave by rounding): the host judges it by its own
             // residual rather than losing the step's impulses.
-            for (uint32_t i = 0; i < n; ++i) x[i] = std::min(problem.hi[i], std::max(problem.lo[i], x[i]));
+            sdk::clamp_to_own_bounds(problem, x);
             sdk::multiply(problem, x, wx);
             residual = sdk::natural_map_residual(problem, x, wx);
             sdk::finish(report, PIVOT_SOLVE_NUMERICAL_ERROR, pivots, residual, clock.seconds());

@@ -28,8 +28,10 @@ public:
 
     void set_params(const double* params, uint32_t count);
     void reset() {}  // no history: every solve starts cold
-    // Workspace for problems of up to n rows. May throw std::bad_alloc.
+    // Workspace for problems of up to n rows (and a standard LCP of up to
+    // 2n variables). May throw std::bad_alloc.
     void reserve(uint32_t n);
+    void reserve(uint32_t n, Index variables);
     pivot_status solve(const pivot_lcp_problem& problem, const pivot_solve_options& options, double* x, double* w,
                        pivot_solve_report* report);
 
@@ -40,10 +42,11 @@ private:
     double pivot_tolerance_ = 0.0;
     Index refactor_interval_ = 0;
     uint32_t reserved_rows_ = 0;
+    Index reserved_variables_ = 0;
 
     BoxedToStandard transform_;
     LemkePivoting lemke_;
-    std::vector<double> y_;  // the standard LCP's z (2n)
+    std::vector<double> y_;  // the standard LCP's z (reserved variables)
     std::vector<double> w_;  // A x + b (n), when the host passes no w
 };
 

@@ -267,17 +267,36 @@ TEST_F(SolverChain, FirstPartySolversSwapWithTheWarmStartKept) {
     EXPECT_EQ(r.solver_id, "pivot.solver.pgs");
     EXPECT_LE(r.iterations, 2u) << "PGS started from the solution should confirm it in a sweep or two";
 
-    // Lemke has no friction index: the host iterates the friction bounds.
+    // Lemke solves the friction index itself (the polyhedral LCP), in one run.
     chain.set_primary({"lemke"});
     r = chain.solve(p, x, true);
     ASSERT_TRUE(r.solved) << r.failures.front();
+    EXPECT_EQ(r.friction_rounds, 0u);
+    EXPECT_LE(r.residual, 1e-8);
+    // The friction problem's solution need not be unique, but on this one
+    // (A = J M^-1 J^T + eps I, positive definite, no redundant contacts)
+    // Lemke and Dantzig agree to 1e-6 (measured: to rounding).
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], first[i], 1e-6) << i;
+}
+
+// A solver without FRICTION_INDEX gets fixed bounds: the host iterates them
+// (mu times the last normal impulses) until the natural-map residual of the
+// friction problem is reached.
+TEST_F(SolverChain, ASolverWithoutFrictionIndexGetsTheHostsFrictionIteration) {
+    LcpSolverChain chain(registry, {"test.solver.pgs_dense_fixed_bounds", {{"tolerance", 1e-13}}}, {}, 1e-8);
+    const LcpProblem p = easy_problem();
+    std::vector<double> x;
+    const ChainReport r = chain.solve(p, x, false);
+    ASSERT_TRUE(r.solved) << r.failures.front();
     EXPECT_GE(r.friction_rounds, 1u);
     EXPECT_LE(r.residual, 1e-8);
-    // A is positive definite (J M^-1 J^T + eps I), so the solutions agree up
-    // to the residual times the conditioning of the active block: 1e-8 times
-    // at most 1e4 (eps = 1e-4 of the mean diagonal) bounds it by 1e-4; the
-    // tighter 1e-6 used here holds with a margin on this problem.
-    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], first[i], 1e-6) << i;
+    // The same problem solved with the friction index by the test PGS.
+    LcpSolverChain direct(registry, {"test.solver.pgs_dense", {{"tolerance", 1e-13}}}, {}, 1e-8);
+    std::vector<double> y;
+    const ChainReport d = direct.solve(p, y, false);
+    ASSERT_TRUE(d.solved) << d.failures.front();
+    EXPECT_EQ(d.friction_rounds, 0u);
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[i], 1e-7) << i;
 }
 
 }  // namespace

@@ -448,13 +448,34 @@ static const pivot_plugin_descriptor pgs_descriptor = {
     .functions = &pgs_functions,
 };
 
-static const pivot_plugin_descriptor* const pgs_plugins[] = {&pgs_descriptor};
+/* The same solver without FRICTION_INDEX: the host iterates the friction
+ * bounds around it (the path a third-party solver without the capability
+ * takes; every first-party solver now declares it). */
+static const pivot_plugin_descriptor pgs_fixed_bounds_descriptor = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_SOLVER,
+    .id = "test.solver.pgs_dense_fixed_bounds",
+    .name = "Projected Gauss-Seidel, dense, fixed bounds only (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "Projected Gauss-Seidel on the dense matrix, boxed without friction index",
+    .capabilities = PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_STANDARD_LCP | PIVOT_SOLVER_CAP_DENSE |
+                    PIVOT_SOLVER_CAP_WARM_START | PIVOT_SOLVER_CAP_DETERMINISTIC,
+    .params = pgs_params,
+    .param_count = (uint32_t)(sizeof pgs_params / sizeof pgs_params[0]),
+    .reserved = 0u,
+    .functions = &pgs_functions,
+};
+
+static const pivot_plugin_descriptor* const pgs_plugins[] = {&pgs_descriptor, &pgs_fixed_bounds_descriptor};
 
 static const pivot_plugin_library pgs_library = {
     .struct_size = sizeof(pivot_plugin_library),
     .abi_major = PIVOT_ABI_MAJOR,
     .abi_minor = PIVOT_ABI_MINOR,
-    .plugin_count = 1u,
+    .plugin_count = 2u,
     .plugins = pgs_plugins,
     .init = NULL,
     .deinit = NULL,

@@ -32,7 +32,7 @@ TEST(CliPlugins, JsonListsEveryPluginWithTheContractKeys) {
         }
         if (p["id"].get<std::string>().rfind("test.", 0) == 0) ++test_plugins;
     }
-    EXPECT_EQ(test_plugins, 5);
+    EXPECT_EQ(test_plugins, 6);
     // A parameter schema as the user sees it.
     for (const auto& p : list) {
         if (p["id"] != "test.friction.box") continue;
