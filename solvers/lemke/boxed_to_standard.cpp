@@ -246,7 +246,9 @@ double BoxedToStandard::entry(Index row, Index col, const SAt& s_at) const {
     const Index pos_row = var_position_[row];
     const Index pos_col = var_position_[col];
     if (row_kind == VarKind::primary) {
-        if (col_kind == VarKind::primary) return static_cast<double>(var_sign_[row] * var_sign_[col]) * s_at(pos_row, pos_col);
+        if (col_kind == VarKind::primary) {
+            return static_cast<double>(var_sign_[row] * var_sign_[col]) * s_at(pos_row, pos_col);
+        }
         if (pos_row != pos_col) return 0.0;
         // A multiplier's column: +1 at the primaries it bounds.
         switch (col_kind) {
