@@ -487,10 +487,13 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
                                   const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
                                   Guarded<double> state_out, Guarded<pivot_row> rows_out,
                                   Guarded<double> directions_out, Guarded<double> coupling_out,
-                                  Guarded<double> impulses_out, Guarded<uint32_t> counts_out) {
+                                  Guarded<double> impulses_out, Guarded<uint32_t> counts_out,
+                                  const pivot_contact_motion* motion) {
     const PluginRecord& plugin = inst.plugin();
     const auto& f = plugin.friction;
-    const char* fn = f.build_with_bodies != nullptr ? "build_with_bodies" : "build";
+    const char* fn = f.build_with_motion != nullptr   ? "build_with_motion"
+                     : f.build_with_bodies != nullptr ? "build_with_bodies"
+                                                      : "build";
     if (inst.fatal()) return fatal_refusal(inst, fn);
     const size_t m = f.max_rows_per_contact;
     const size_t states = static_cast<size_t>(f.state_per_contact) * count;
@@ -504,11 +507,16 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
         directions_guard("directions", directions_out, count * m * PIVOT_FRICTION_DIRECTION_WIDTH),
         coupling_guard("coupling", coupling_out, count * m * m), impulses_guard("impulses", impulses_out, 6u * count),
         counts_guard("row_counts", counts_out, count);
-    const pivot_status s =
-        f.build_with_bodies != nullptr
-            ? f.build_with_bodies(inst.handle(), contacts, bodies, count, &step, state, rows, directions, coupling,
-                                  impulses, row_counts)
-            : f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
+    pivot_status s = PIVOT_OK;
+    if (f.build_with_motion != nullptr) {
+        s = f.build_with_motion(inst.handle(), contacts, bodies, motion, count, &step, state, rows, directions,
+                                coupling, impulses, row_counts);
+    } else if (f.build_with_bodies != nullptr) {
+        s = f.build_with_bodies(inst.handle(), contacts, bodies, count, &step, state, rows, directions, coupling,
+                                impulses, row_counts);
+    } else {
+        s = f.build(inst.handle(), contacts, count, &step, state, rows, directions, coupling, impulses, row_counts);
+    }
     CallResult r;
     const std::initializer_list<const OutputGuard*> guards = {&state_guard,    &rows_guard,     &directions_guard,
                                                               &coupling_guard, &impulses_guard, &counts_guard};

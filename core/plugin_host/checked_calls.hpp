@@ -80,11 +80,13 @@ CallResult checked_joint_geometric_stiffness(const PluginInstance& joint, const 
 CallResult checked_frame_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count, const double* wrenches,
                                    Guarded<double> stiffness);
-// Calls build_with_bodies (ABI 1.1) when the model has it, else build
-// (bodies then unused; may be NULL for a 1.0 model).
+// Calls build_with_motion (ABI 1.8) when the model has it, else
+// build_with_bodies (ABI 1.1), else build (bodies and motion then unused;
+// may be NULL for a model without those functions).
 CallResult checked_friction_build(const PluginInstance& friction, const pivot_contact_point* contacts,
                                   const pivot_contact_bodies* bodies, uint32_t count, const pivot_step_info& step,
                                   Guarded<double> state, Guarded<pivot_row> rows, Guarded<double> directions,
-                                  Guarded<double> coupling, Guarded<double> impulses, Guarded<uint32_t> row_counts);
+                                  Guarded<double> coupling, Guarded<double> impulses, Guarded<uint32_t> row_counts,
+                                  const pivot_contact_motion* motion = nullptr);
 
 }  // namespace pivot

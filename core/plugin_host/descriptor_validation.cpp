@@ -312,8 +312,8 @@ void validate_kind(const pivot_plugin_descriptor& d, const std::string& where,
             if (f.state_per_contact > 64) {
                 problems.push_back(fmt::format("{}: state_per_contact {} is above 64", where, f.state_per_contact));
             }
-            require(f.build != nullptr || f.build_with_bodies != nullptr, where, "build (or build_with_bodies)",
-                    problems);
+            require(f.build != nullptr || f.build_with_bodies != nullptr || f.build_with_motion != nullptr, where,
+                    "build (or build_with_bodies, build_with_motion)", problems);
             if (rec.has(PIVOT_FRICTION_CAP_PROJECTION)) {
                 require(f.project != nullptr, where, "project (declared PROJECTION)", problems);
             }

@@ -197,6 +197,14 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
         normal.flags = PIVOT_ROW_NO_STABILIZATION;
     }
     if (!batch.bodies.empty()) batch.bodies[p.batch_index] = contact_bodies(model, s, c);
+    if (!batch.motion.empty()) {
+        pivot_contact_motion& motion = batch.motion[p.batch_index];
+        motion = pivot_contact_motion{};
+        for (int k = 0; k < 3; ++k) {
+            motion.start_velocity[k] = twist_start[6 + k] - twist_start[k];
+            motion.start_angular_velocity[k] = twist_start[9 + k] - twist_start[3 + k];
+        }
+    }
 }
 
 // Contact i's rows from its model's build(), into the slots the layout
@@ -421,8 +429,11 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     for (size_t f = 0; f < model.friction_instances.size(); ++f) {
         auto& batch = s.friction_batches[f];
         batch.input.resize(batch.contacts.size());
-        const bool with_bodies = model.friction_instances[f].plugin().friction.build_with_bodies != nullptr;
+        const pivot_friction_functions& fn = model.friction_instances[f].plugin().friction;
+        const bool with_motion = fn.build_with_motion != nullptr;
+        const bool with_bodies = with_motion || fn.build_with_bodies != nullptr;
         batch.bodies.resize(with_bodies ? batch.contacts.size() : 0);
+        batch.motion.resize(with_motion ? batch.contacts.size() : 0);
     }
     // Cables' blocks are solved through their chain factorization, which
     // one thread at a time uses: with cables, the calling thread only.
@@ -459,7 +470,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         CallResult r = checked_friction_build(inst, batch.input.data(), batch.bodies.empty() ? nullptr : batch.bodies.data(),
                                               n, step, guarded(batch.state), guarded(batch.rows),
                                               guarded(batch.directions), guarded(batch.coupling),
-                                              guarded(batch.impulses), guarded(batch.row_counts));
+                                              guarded(batch.impulses), guarded(batch.row_counts),
+                                              batch.motion.empty() ? nullptr : batch.motion.data());
         require_usable(r);
     }
 

@@ -253,7 +253,8 @@ struct StepScratch {
     struct FrictionBatch {  // per friction instance: its contacts this step
         std::vector<uint32_t> contacts;  // contact indices
         std::vector<pivot_contact_point> input;
-        std::vector<pivot_contact_bodies> bodies;  // per contact (models with build_with_bodies)
+        std::vector<pivot_contact_bodies> bodies;  // per contact (models with build_with_bodies or _with_motion)
+        std::vector<pivot_contact_motion> motion;  // per contact (models with build_with_motion)
         PluginOutput<pivot_row> rows;
         PluginOutput<double> directions, coupling, impulses, state;
         PluginOutput<uint32_t> row_counts;

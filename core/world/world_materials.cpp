@@ -103,8 +103,10 @@ void World::ensure_material_pairs() {
 
 void World::rebuild_material_pairs() {
     // One friction instance per pair of materials. Different models: the
-    // first material's model; mu = sqrt(mu1 mu2) when both have a "mu"
-    // (docs/scene-format.md); restitution max; compliances in series add.
+    // first material's model; the friction coefficients (mu, and a
+    // Stribeck law's mu_static and mu_kinetic) combine as sqrt(mu1 mu2) when
+    // both materials have them (docs/scene-format.md); restitution max;
+    // compliances in series add.
     const size_t n = model_.materials.size();
     model_.friction_instances.clear();
     model_.material_pairs.assign(n * n, MaterialPair{});
@@ -114,8 +116,12 @@ void World::rebuild_material_pairs() {
             const MaterialDescription& mb = model_.materials[b];
             nlohmann::json params = ma.friction;
             std::string model_id = ma.friction_model;
-            if (ma.friction_model == mb.friction_model && ma.friction.contains("mu") && mb.friction.contains("mu")) {
-                params["mu"] = std::sqrt(ma.friction["mu"].get<double>() * mb.friction["mu"].get<double>());
+            for (const char* coefficient : {"mu", "mu_static", "mu_kinetic"}) {
+                if (ma.friction_model == mb.friction_model && ma.friction.contains(coefficient) &&
+                    mb.friction.contains(coefficient)) {
+                    params[coefficient] =
+                        std::sqrt(ma.friction[coefficient].get<double>() * mb.friction[coefficient].get<double>());
+                }
             }
             double restitution = std::max(ma.restitution, mb.restitution);
             double compliance = ma.compliance + mb.compliance;

@@ -170,6 +170,7 @@ static const pivot_friction_functions functions = {
     NULL, /* build: build_with_bodies replaces it (ABI 1.1) */
     NULL, /* project */
     build_with_bodies,
+    NULL, /* build_with_motion (ABI 1.8): the law does not depend on the sliding speed */
 };
 
 static const pivot_plugin_descriptor descriptor = {

@@ -300,12 +300,55 @@ pivot_status build(void* instance, const pivot_contact_point* contacts, uint32_t
     return PIVOT_OK;
 }
 
+// The same for a model whose law needs the motion at the step's start
+// (ABI 1.8): it provides
+//   static void write(RowWriter&, const pivot_contact_point&, const pivot_contact_motion&,
+//                     const double* params, const pivot_step_info&, double* state, double* coupling,
+//                     double* impulse);
+template <class Model>
+pivot_status build_with_motion(void* instance, const pivot_contact_point* contacts, const pivot_contact_bodies*,
+                               const pivot_contact_motion* motion, uint32_t count, const pivot_step_info* step,
+                               double* state, pivot_row* rows, double* directions, double* coupling,
+                               double* impulses, uint32_t* row_counts) {
+    if (instance == nullptr || step == nullptr || (count > 0 && (contacts == nullptr || motion == nullptr)) ||
+        (Model::kState > 0 && count > 0 && state == nullptr)) {
+        log_error(instance, Model::kId, "build_with_motion: missing instance, step, contacts, motion or state");
+        return PIVOT_ERROR;
+    }
+    const double* p = params_of(instance);
+    constexpr size_t m = Model::kMaxRows;
+    for (uint32_t c = 0; c < count; ++c) {
+        double* block = coupling + static_cast<size_t>(c) * m * m;
+        for (size_t i = 0; i < m * m; ++i) block[i] = 0.0;
+        double* impulse = impulses + static_cast<size_t>(c) * 6;
+        for (int i = 0; i < 6; ++i) impulse[i] = 0.0;
+        RowWriter out{rows + c * m, directions + c * m * kWidth, 0};
+        Model::write(out, contacts[c], motion[c], p, *step,
+                     Model::kState > 0 ? state + static_cast<size_t>(c) * Model::kState : nullptr, block, impulse);
+        row_counts[c] = out.count;
+    }
+    return PIVOT_OK;
+}
+
+template <class Model>
+constexpr pivot_friction_functions friction_functions_with_motion() {
+    return pivot_friction_functions{sizeof(pivot_friction_functions),
+                                    Model::kMaxRows,
+                                    Model::kState,
+                                    0,
+                                    instance_functions<Model>(),
+                                    nullptr,
+                                    nullptr,
+                                    nullptr,
+                                    build_with_motion<Model>};
+}
+
 template <class Model>
 constexpr pivot_friction_functions friction_functions(
     pivot_status (*project)(const void*, const pivot_contact_point*, const pivot_contact_block*, uint32_t,
                             double*) = nullptr) {
     return pivot_friction_functions{sizeof(pivot_friction_functions), Model::kMaxRows, Model::kState, 0,
-                                    instance_functions<Model>(), build<Model>, project, nullptr};
+                                    instance_functions<Model>(), build<Model>, project, nullptr, nullptr};
 }
 
 constexpr pivot_plugin_descriptor friction_descriptor(const char* id, const char* name, const char* description,
@@ -324,6 +367,7 @@ extern const pivot_plugin_descriptor kConeDescriptor;
 extern const pivot_plugin_descriptor kRegularizedDescriptor;
 extern const pivot_plugin_descriptor kCompliantDescriptor;
 extern const pivot_plugin_descriptor kCircularDescriptor;
+extern const pivot_plugin_descriptor kStribeckDescriptor;
 
 }  // namespace pivot::friction
 

@@ -111,8 +111,11 @@ public:
     uint32_t max_rows() const { return plugin().friction.max_rows_per_contact; }
     uint32_t state_size() const { return plugin().friction.state_per_contact; }
 
-    // Builds one contact; `state` (state_size() doubles) is in/out.
-    Built build(const pivot_contact_point& contact, double h = 0.01, std::vector<double>* state = nullptr) const {
+    // Builds one contact; `state` (state_size() doubles) is in/out;
+    // `motion`: the contact's motion at the step's start (models with
+    // build_with_motion; default: at rest).
+    Built build(const pivot_contact_point& contact, double h = 0.01, std::vector<double>* state = nullptr,
+                const pivot_contact_motion& motion = pivot_contact_motion{}) const {
         Built out;
         out.max_rows = max_rows();
         const uint32_t m = out.max_rows;
@@ -124,10 +127,11 @@ public:
         s.resize(state_size(), 0.0);
         uint32_t count = 0;
         const pivot_step_info step = step_info(h);
-        const CallResult r =
-            checked_friction_build(instance_, &contact, nullptr, 1, step, unguarded(s.empty() ? nullptr : s.data()),
-                                   unguarded(out.rows.data()), unguarded(out.dirs.data()),
-                                   unguarded(out.coupling.data()), unguarded(out.impulse.data()), unguarded(&count));
+        const pivot_contact_bodies bodies{{1, 0, 0, 0}, {1, 0, 0, 0}, PIVOT_CONTACT_BODY1_STATIC, 0};
+        const CallResult r = checked_friction_build(
+            instance_, &contact, &bodies, 1, step, unguarded(s.empty() ? nullptr : s.data()),
+            unguarded(out.rows.data()), unguarded(out.dirs.data()), unguarded(out.coupling.data()),
+            unguarded(out.impulse.data()), unguarded(&count), &motion);
         EXPECT_TRUE(r.ok()) << r.message;
         out.count = r.ok() ? count : 0;
         return out;

@@ -28,6 +28,7 @@ const Expect kModels[] = {
     {"pivot.friction.regularized", 1, 0, PIVOT_FRICTION_CAP_BOXED | PIVOT_FRICTION_CAP_EXPLICIT_FORCE},
     {"pivot.friction.compliant", 0, 2, PIVOT_FRICTION_CAP_EXPLICIT_FORCE | PIVOT_FRICTION_CAP_STATE},
     {"pivot.friction.circular", 3, 0, PIVOT_FRICTION_CAP_BOXED | PIVOT_FRICTION_CAP_PROJECTION},
+    {"pivot.friction.stribeck", 3, 0, PIVOT_FRICTION_CAP_BOXED},
 };
 
 TEST(FrictionDescriptors, DeclaredTablesAndSchemas) {
@@ -114,6 +115,48 @@ TEST(FrictionRows, BoxTangentFollowsTheSlidingDirection) {
 // The full single-contact LCP block of the cone, built by hand: k = 8,
 // mu = 0.4, a block sliding along +x at 2 m/s (so t1 = +x and d_j at 45
 // degree steps from +x).
+// Stribeck: the box rows with mu = mu_k + (mu_s - mu_k) exp(-(|u_t| / v_s)^delta)
+// at the tangential velocity at the step's START (pivot_contact_motion),
+// not at the free velocity; t1 still follows the free velocity's slip.
+TEST(FrictionRows, StribeckTakesMuAtTheStartVelocity) {
+    const Model model("pivot.friction.stribeck",
+                      {{"mu_static", 0.6}, {"mu_kinetic", 0.3}, {"stribeck_velocity", 0.1}, {"exponent", 2.0}});
+    EXPECT_EQ(model.plugin().friction.build, nullptr);  // build_with_motion only: a 1.8 host
+    ASSERT_NE(model.plugin().friction.build_with_motion, nullptr);
+    // The free velocity slides along +x at 0.077 m/s (a resting block on an
+    // incline at 60 Hz); the start velocity is given separately.
+    const pivot_contact_point c = plane_contact({0.077, 0, 0}, 0.7);
+    struct Case {
+        V3 start;
+        double mu;
+    };
+    const Case cases[] = {
+        {{0, 0, 0}, 0.6},                                                   // at rest: mu_s
+        {{0, 0, 0.5}, 0.6},                                                 // normal motion is not sliding
+        {{0.1, 0, 0}, 0.3 + 0.3 * std::exp(-1.0)},                          // at v_s
+        {{0.03, 0.04, 0}, 0.3 + 0.3 * std::exp(-0.25)},                     // |u_t| = 0.05
+        {{2.0, 0, 0}, 0.3 + 0.3 * std::exp(-400.0)},                        // far above: mu_k
+    };
+    for (const Case& k : cases) {
+        pivot_contact_motion motion{};
+        put(k.start, motion.start_velocity);
+        const Built b = model.build(c, 1.0 / 60.0, nullptr, motion);
+        ASSERT_EQ(b.count, 3u);
+        for (uint32_t r = 1; r < 3; ++r) {
+            EXPECT_EQ(b.rows[r].findex, 0);
+            EXPECT_NEAR(b.rows[r].upper, k.mu, 1e-15);
+            EXPECT_NEAR(b.rows[r].lower, -k.mu, 1e-15);
+        }
+        EXPECT_NEAR(length(b.linear(1) - V3{1, 0, 0}), 0.0, 1e-15);  // t1 along the free velocity's slip
+    }
+    // Exponent 1: exp(-|u|/v_s).
+    const Model exponential("pivot.friction.stribeck",
+                            {{"mu_static", 0.5}, {"mu_kinetic", 0.2}, {"stribeck_velocity", 0.2}, {"exponent", 1.0}});
+    pivot_contact_motion motion{};
+    motion.start_velocity[1] = 0.4;
+    EXPECT_NEAR(exponential.build(c, 0.01, nullptr, motion).rows[1].upper, 0.2 + 0.3 * std::exp(-2.0), 1e-15);
+}
+
 TEST(FrictionRows, ConeRowsAndCouplingMatchTheHandBuiltBlock) {
     const uint32_t k = 8;
     const double mu = 0.4;

@@ -106,6 +106,14 @@
  *                reports as the joint's motor effort (the motor's own force
  *                or torque along its axis, without the constraint's).
  *                Plugins built before 1.7 flag no row: their effort reads 0.
+ * 1.8 (2026-11)  Velocity-dependent friction laws right at any step:
+ *                pivot_contact_motion (the relative motion at the contact
+ *                at the start of the step, besides the free velocity of
+ *                pivot_contact_point) and the friction tail function
+ *                build_with_motion, which the host calls instead of
+ *                build / build_with_bodies when it is set. A plugin with
+ *                only build_with_motion needs a 1.8 host (an older one
+ *                refuses it: no build).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -175,7 +183,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 7u
+#define PIVOT_ABI_MINOR 8u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

@@ -84,6 +84,24 @@ typedef struct pivot_contact_bodies {
 #define PIVOT_CONTACT_BODY1_STATIC 0x1u /* body 1 is the world or a fixed body */
 #define PIVOT_CONTACT_BODY2_STATIC 0x2u
 
+/* (ABI 1.8) The relative motion at one contact at the START of the step,
+   for laws that depend on the sliding speed (Stribeck, velocity-weakening,
+   viscous): given to build_with_motion(), one per contact, in the contacts'
+   order. pivot_contact_point.relative_velocity is the free velocity v* =
+   v + h M^-1 f (gravity and applied forces included, contact impulses
+   not): a block resting on an incline "slides" there at g sin(theta) h,
+   0.077 m/s on 28 degrees at 60 Hz, so a law evaluated at it loses its
+   static friction in a way that depends on h. At the start velocity the
+   resting block is at rest, at any h; a sliding one slides at its last
+   step's speed (first order in h, like the step itself). Frozen layout
+   (no struct_size: it travels in an array), 64 bytes. */
+typedef struct pivot_contact_motion {
+    double start_velocity[3];         /* body 2 minus body 1 at the point, world,
+                                         at the start of the step (m/s)        */
+    double start_angular_velocity[3]; /* w2 - w1, world, at the start (rad/s)  */
+    double reserved[2];               /* zero                                  */
+} pivot_contact_motion;
+
 /* A contiguous range of problem rows that belongs to one contact. */
 typedef struct pivot_contact_block {
     uint32_t contact;   /* index into the contacts of the build() call         */
@@ -149,6 +167,21 @@ typedef struct pivot_friction_functions {
                                       const pivot_step_info* step, double* state, pivot_row* rows,
                                       double* directions, double* coupling, double* impulses,
                                       uint32_t* row_counts);
+
+    /* ---- ABI 1.8 ---- */
+
+    /*
+     * [step] build_with_bodies() with each contact's motion at the start of
+     * the step as well (motion[c] belongs to contacts[c]; bodies and motion
+     * are never NULL); otherwise exactly build()'s contract. Optional: when
+     * it is set the host calls it instead of build_with_bodies and build,
+     * which may then both be NULL (such a plugin needs a 1.8 host).
+     */
+    pivot_status (*build_with_motion)(void* instance, const pivot_contact_point* contacts,
+                                      const pivot_contact_bodies* bodies, const pivot_contact_motion* motion,
+                                      uint32_t count, const pivot_step_info* step, double* state,
+                                      pivot_row* rows, double* directions, double* coupling,
+                                      double* impulses, uint32_t* row_counts);
 } pivot_friction_functions;
 
 #ifdef __cplusplus
