@@ -31,6 +31,7 @@ int main(void) {
     /* The frozen per-row structs have fixed sizes (x86-64 / aarch64 LP64). */
     expect(sizeof(pivot_row) == 6 * sizeof(double) + 8, "pivot_row is 56 bytes");
     expect(sizeof(pivot_contact_block) == 16, "pivot_contact_block is 16 bytes");
+    expect(sizeof(pivot_contact_motion) == 64, "pivot_contact_motion is 64 bytes (frozen, ABI 1.8)");
     expect(PIVOT_ABI_MAJOR == 1u, "this test is for ABI major 1");
     if (failures == 0) printf("plugin ABI %u.%u headers compile as C99\n", PIVOT_ABI_MAJOR, PIVOT_ABI_MINOR);
     return failures == 0 ? 0 : 1;
