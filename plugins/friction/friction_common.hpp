@@ -368,6 +368,7 @@ extern const pivot_plugin_descriptor kRegularizedDescriptor;
 extern const pivot_plugin_descriptor kCompliantDescriptor;
 extern const pivot_plugin_descriptor kCircularDescriptor;
 extern const pivot_plugin_descriptor kStribeckDescriptor;
+extern const pivot_plugin_descriptor kLugreDescriptor;
 
 }  // namespace pivot::friction
 

@@ -1,4 +1,4 @@
-// pivot_friction: the first-party friction models, one library, seven plugins.
+// pivot_friction: the first-party friction models, one library, eight plugins.
 // The conventions they share are documented in friction_common.hpp.
 #include "friction_common.hpp"
 
@@ -8,6 +8,7 @@ namespace {
 const pivot_plugin_descriptor* const kPlugins[] = {
     &kFrictionlessDescriptor, &kBoxDescriptor,       &kConeDescriptor,
     &kRegularizedDescriptor,  &kCompliantDescriptor, &kCircularDescriptor, &kStribeckDescriptor,
+    &kLugreDescriptor,
 };
 
 const pivot_plugin_library kLibrary = {sizeof(pivot_plugin_library),

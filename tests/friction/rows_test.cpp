@@ -29,6 +29,7 @@ const Expect kModels[] = {
     {"pivot.friction.compliant", 0, 2, PIVOT_FRICTION_CAP_EXPLICIT_FORCE | PIVOT_FRICTION_CAP_STATE},
     {"pivot.friction.circular", 3, 0, PIVOT_FRICTION_CAP_BOXED | PIVOT_FRICTION_CAP_PROJECTION},
     {"pivot.friction.stribeck", 3, 0, PIVOT_FRICTION_CAP_BOXED},
+    {"pivot.friction.lugre", 3, 6, PIVOT_FRICTION_CAP_BOXED | PIVOT_FRICTION_CAP_STATE},
 };
 
 TEST(FrictionDescriptors, DeclaredTablesAndSchemas) {
