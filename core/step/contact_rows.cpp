@@ -240,17 +240,14 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
         // friction index: the normal row, the polyhedral cone's facet
         // rows) is regularized (WorldSettings::contact_regularization):
         // redundant contact sets (a box face on 4 points) then have
-        // unique impulses. So is a rigid friction row (friction index):
-        // on a redundant set the friction impulses are not unique either
-        // (a sliding box's sideways rows sat at +-mu fn in cancelling
-        // pairs, sqrt(2) mu fn per contact with the right sum); with the
-        // regularization the solution is the one of least norm, what a
-        // force sensor at each contact reads. A stuck contact creeps by
-        // ~1e-5 of its friction impulse's velocity per step (a block held
-        // on an incline: ~1e-5 h g sin(theta), micrometres in 10 s).
-        const bool rigid_friction = row.scaling_row >= 0 && row.row.compliance == 0.0;
+        // unique impulses.
+        // On a cable (distributed contact: more samples than the
+        // cable has tangential velocities) the friction rows are
+        // redundant too: they are regularized the same way, which
+        // lets a stuck cable creep by ~1e-5 h^2 g per step.
+        const bool distributed_friction = p.distributed && row.scaling_row >= 0 && row.row.compliance == 0.0;
         if ((row.scaling_row < 0 && row.row.compliance == 0.0 && row.row.lower == 0.0 && row.row.upper == HUGE_VAL) ||
-            rigid_friction) {
+            distributed_friction) {
             row.regularization = model.settings.contact_regularization;
         }
         const double* d = batch.directions.data() + (static_cast<size_t>(k) * m + r_i) * 6;
