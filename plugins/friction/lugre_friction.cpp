@@ -28,15 +28,16 @@
 // f_n sigma2, violation phi: docs/engine.md "The per-island problem"), solved
 // implicitly with the contact's other rows by any solver. f_n is the
 // normal force of the previous step (previous_impulses[0] / h): the law
-// lags the normal force by one step; a new contact has no friction in its
-// first step.
+// lags the normal force by one step. In a new contact's first step (no
+// normal force yet) the friction rows are Coulomb's, bounded by g(|u|) f_n
+// through the friction index (the bristles holding at z = 0).
 //
 // State per contact (6 doubles; zero for a new contact): z (world, 3) at
 // the start of the last step, that step's D and h, and 1 once set. The
 // next build() completes the last step's update with the velocity the step
 // ended with (this step's start velocity): z_n+1 = (z_n + h u_n+1) / D_n,
 // then writes the rows. Rows: the host's normal row, then one compliant row
-// along each of the host's tangents.
+// along each of the host's tangents (Coulomb rows in the first step).
 #include <cmath>
 #include <initializer_list>
 
@@ -90,7 +91,17 @@ struct Lugre {
         out.add(normal_row(c), f.n);
         const double normal_force = c.previous_impulses[0] > 0.0 ? c.previous_impulses[0] / last_h : 0.0;
         const double k = normal_force * (sigma0 + sigma1 / h) / d;
-        if (!(k > 0.0) || !std::isfinite(k)) return;  // no normal force yet: no friction rows
+        if (!(k > 0.0) || !std::isfinite(k)) {
+            // No normal force known yet (a new contact): Coulomb rows bounded
+            // by g(|u|) times this step's normal impulse (friction index), as
+            // the bristles would hold at z = 0; from the next step on the
+            // LuGre rows. Without them a block landing on an incline slid
+            // freely for a step, reached the kinetic regime (0.077 m/s >>
+            // v_s on 28 degrees at 60 Hz) and never stuck.
+            out.add(box_row(g), f.t1);
+            out.add(box_row(g), f.t2);
+            return;
+        }
         const double keep = 1.0 - sigma1 * d / (h * sigma0 + sigma1);
         for (const Vec3& t : {f.t1, f.t2}) {
             pivot_row r{};
