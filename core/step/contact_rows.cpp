@@ -170,7 +170,14 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
     if (previous >= 0) {
         std::copy_n(state.contact_impulses.data() + previous * kRows, slots.rows, impulses);
         std::copy_n(state.contact_state.data() + previous * kState, slots.state, contact_state);
-        for (int k = 0; k < 3; ++k) cp.previous_impulses[k] = state.contact_impulses[previous * kRows + k];
+        // Last step's total linear impulse on body 2, in this step's frame
+        // (normal, tangent1, tangent2): what the ABI promises whatever rows
+        // the model wrote (before 1.8: its raw rows 0, 1, 2).
+        const double* last = state.contact_linear_impulses.data() + 3 * previous;
+        const double* frame[3] = {cp.normal, cp.tangent1, cp.tangent2};
+        for (int k = 0; k < 3; ++k) {
+            cp.previous_impulses[k] = last[0] * frame[k][0] + last[1] * frame[k][1] + last[2] * frame[k][2];
+        }
     } else {
         std::fill_n(impulses, slots.rows, 0.0);
         std::fill_n(contact_state, slots.state, 0.0);

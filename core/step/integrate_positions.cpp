@@ -44,6 +44,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.contact_ids.resize(contacts);
     state.contact_impulses.resize(static_cast<size_t>(contacts) * kRows);
     state.contact_state.resize(static_cast<size_t>(contacts) * kState);
+    state.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
     for (uint32_t k = 0; k < contacts; ++k) {
         const uint32_t i = s.contact_order[k];
         state.contact_ids[k] = s.next_contact_ids[i];
@@ -52,6 +53,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
                     state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
         std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used.state,
                     state.contact_state.data() + static_cast<size_t>(k) * kState);
+        contact_linear_impulse(s, i, state.contact_linear_impulses.data() + 3 * static_cast<size_t>(k));
     }
     state.time += h;
 }

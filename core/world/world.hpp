@@ -284,12 +284,16 @@ struct WorldState {
     std::vector<double> rope_tensions;
     // Contacts of the last step by persistent id (sorted): their row
     // impulses (kMaxContactRows each) and friction-model state
-    // (kMaxContactState each), the warm start and memory of the next step.
+    // (kMaxContactState each), the warm start and memory of the next step;
+    // and each one's total linear impulse on body 2 (3 each, world, N s:
+    // rows along their directions plus the explicit impulse), given to the
+    // friction model as previous_impulses in the next step's contact frame.
     static constexpr uint32_t kMaxContactRows = 16;
     static constexpr uint32_t kMaxContactState = 64;
     std::vector<uint64_t> contact_ids;
     std::vector<double> contact_impulses;
     std::vector<double> contact_state;
+    std::vector<double> contact_linear_impulses;
     // The divergence watch's bookkeeping (core/step/divergence.cpp):
     // the energy the world may have (its energy when the watch started plus
     // the work done on it since), the largest kinetic and the smallest

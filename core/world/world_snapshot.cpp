@@ -29,7 +29,7 @@ namespace pivot {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '3'};
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '4'};
 
 // What of a joint changes while the world runs (World::set_joint_enabled,
 // breaking): whether it acts, whether it broke, and where frame 2 is
@@ -156,6 +156,7 @@ std::vector<uint8_t> World::save_state() const {
     w.array(state_.contact_ids);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
+    w.array(state_.contact_linear_impulses);
     w.value(static_cast<uint8_t>(state_.energy_watch.valid));
     w.value(state_.energy_watch.reference);
     w.value(state_.energy_watch.kinetic_max);
@@ -281,6 +282,7 @@ void World::read_state(const uint8_t* data, size_t size) {
     r.any_array(restored.contact_ids, "contact ids");
     r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
     r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
+    r.array(restored.contact_linear_impulses, restored.contact_ids.size() * 3, "contact impulses (linear)");
     restored.energy_watch.valid = r.value<uint8_t>("energy watch") != 0;
     restored.energy_watch.reference = r.value<double>("energy watch");
     restored.energy_watch.kinetic_max = r.value<double>("energy watch");

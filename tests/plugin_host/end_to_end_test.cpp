@@ -10,6 +10,7 @@
 #include "plugin_host/checked_calls.hpp"
 #include "plugin_host/parameters.hpp"
 #include "plugin_host/plugin_registry.hpp"
+#include "world/world.hpp"
 #include "test_plugins.hpp"
 
 namespace pivot {
@@ -212,6 +213,50 @@ struct SmallProblem {
         return p;
     }
 };
+
+// previous_impulses (ABI 1.8) is last step's total linear impulse at the
+// contact, rows and explicit impulse alike, in this step's (normal,
+// tangent1, tangent2) frame: test.friction.echo turns its tangential part
+// back into a world vector and applies it again, so the seed's force
+// repeats exactly, step after step. (Before 1.8 the host gave the raw
+// impulses of the model's rows 0-2: this model has no tangential rows, so
+// the echo died after the first step.)
+TEST_F(EndToEnd, PreviousImpulsesAreLastStepsImpulseInThisStepsFrame) {
+    ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
+    const double h = 1.0 / 60.0, seed = 0.02;
+    WorldSettings settings;
+    settings.timestep = h;
+    settings.gravity = {0, 0, -9.81};
+    World world(registry, settings);
+    MaterialDescription material;
+    material.name = "default";
+    material.friction_model = "test.friction.echo";
+    material.friction = {{"seed", seed}};
+    world.add_material(material);
+    ShapeDescription ground;
+    ground.type = "plane";
+    ground.normal = {0, 0, 1};
+    world.add_static_shape(ground);
+    BodyDescription ball;
+    ball.name = "ball";
+    ball.mass = 2.0;
+    ball.inertia = {0.008, 0, 0, 0, 0.008, 0, 0, 0, 0.008};
+    ball.position = {0, 0, 0.1};
+    ShapeDescription sphere;
+    sphere.type = "sphere";
+    sphere.radius = 0.1;
+    ball.shapes.push_back(sphere);
+    world.add_body(ball);
+    for (int k = 0; k < 30; ++k) {
+        world.step();
+        ASSERT_EQ(world.contacts().size(), 1u) << "step " << k;
+        const ContactReport& c = world.contacts()[0];
+        // The force on body 2 along x: the seed's, whichever side the ball is.
+        const double sign = c.normal[2] > 0 ? 1.0 : -1.0;
+        EXPECT_NEAR(sign * c.friction[0], seed / h, 1e-12 * seed / h) << "step " << k;
+        EXPECT_NEAR(c.friction[1], 0.0, 1e-12 * seed / h) << "step " << k;
+    }
+}
 
 TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {
     PluginInstance solver = make(PIVOT_KIND_SOLVER, "test.solver.pgs_dense", {{"tolerance", 1e-12}});

@@ -13,11 +13,12 @@ TEST(Registry, LoadsEveryGoodTestPluginFromItsFolder) {
     PluginRegistry registry;
     LoadReport report = registry.load(test::good_plugin_dir());
     ASSERT_TRUE(report.ok()) << (report.problems.empty() ? "" : report.problems.front());
-    // Four libraries, six plugins: the friction and the solver libraries
-    // hold two each.
-    EXPECT_EQ(report.plugins_loaded, 6u);
+    // Four libraries, seven plugins: the friction library holds three, the
+    // solver library two.
+    EXPECT_EQ(report.plugins_loaded, 7u);
     const char* ids[] = {"test.element.point_mass",    "test.joint.ball",       "test.friction.box",
-                         "test.friction.frictionless", "test.solver.pgs_dense", "test.solver.pgs_dense_fixed_bounds"};
+                         "test.friction.frictionless", "test.friction.echo",    "test.solver.pgs_dense",
+                         "test.solver.pgs_dense_fixed_bounds"};
     for (const char* id : ids) {
         const PluginRecord* p = registry.find(id);
         ASSERT_NE(p, nullptr) << id;
@@ -27,7 +28,7 @@ TEST(Registry, LoadsEveryGoodTestPluginFromItsFolder) {
     }
     // Ordered by id.
     auto all = registry.plugins();
-    ASSERT_EQ(all.size(), 6u);
+    ASSERT_EQ(all.size(), 7u);
     for (size_t i = 1; i < all.size(); ++i) EXPECT_LT(all[i - 1]->id, all[i]->id);
 }
 

@@ -9,6 +9,12 @@
  *    build() calls in which the contact was present, so host tests can check
  *    that state follows persistent contact ids.
  *  - test.friction.frictionless: the host's normal row only.
+ *  - test.friction.echo: the host's normal row, and as its explicit impulse
+ *    the tangential part of previous_impulses put back into the world with
+ *    this step's tangents (a new contact starts with `seed` N s along the
+ *    world x axis, in the tangent plane). If previous_impulses is last
+ *    step's total linear impulse in this step's frame (ABI 1.8), the echo
+ *    repeats the seed's world vector exactly, step after step.
  *
  * Written in plain C99 against the public SDK headers only, to prove the
  * friction-model ABI is usable from C.
@@ -310,9 +316,106 @@ static const pivot_plugin_descriptor frictionless_descriptor = {
     .functions = &frictionless_functions,
 };
 
+/* ------------------------------------------------------------------------ */
+/* test.friction.echo                                                        */
+/* ------------------------------------------------------------------------ */
+
+static pivot_status echo_build(void* instance, const pivot_contact_point* contacts, uint32_t count,
+                               const pivot_step_info* step, double* state, pivot_row* rows,
+                               double* directions, double* coupling, double* impulses,
+                               uint32_t* row_counts)
+{
+    const friction_instance* self = (const friction_instance*)instance;
+    uint32_t c;
+    (void)step;
+    (void)state;
+    if (self == NULL || (count > 0u && contacts == NULL)) {
+        return PIVOT_ERROR;
+    }
+    zero_unused(coupling, NULL, count, FRICTIONLESS_ROWS);
+    for (c = 0; c < count; ++c) {
+        const pivot_contact_point* k = contacts + c;
+        const double* p = k->previous_impulses;
+        double* impulse = impulses + (size_t)c * 6u;
+        int i;
+        rows[c] = k->normal_row;
+        rows[c].findex = -1;
+        set_direction(directions + (size_t)c * 6u, k->normal);
+        if (p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0) { /* new contact: the seed along x */
+            const double xn = k->normal[0];
+            for (i = 0; i < 3; ++i) {
+                impulse[i] = self->mu * ((i == 0 ? 1.0 : 0.0) - xn * k->normal[i]);
+            }
+        } else {
+            for (i = 0; i < 3; ++i) {
+                impulse[i] = p[1] * k->tangent1[i] + p[2] * k->tangent2[i];
+            }
+        }
+        impulse[3] = impulse[4] = impulse[5] = 0.0;
+        row_counts[c] = FRICTIONLESS_ROWS;
+    }
+    return PIVOT_OK;
+}
+
+static const pivot_param_info echo_params[] = {
+    {
+        .struct_size = sizeof(pivot_param_info),
+        .type = PIVOT_PARAM_REAL,
+        .length = 1u,
+        .flags = 0u,
+        .name = "seed",
+        .unit = "N s",
+        .doc = "the first step's tangential impulse, along the world x axis",
+        .default_value = 0.01,
+        .min_value = 0.0,
+        .max_value = 10.0,
+        .choices = NULL,
+        .choice_count = 0u,
+        .reserved = 0u,
+    },
+};
+
+static const pivot_friction_functions echo_functions = {
+    .struct_size = sizeof(pivot_friction_functions),
+    .max_rows_per_contact = FRICTIONLESS_ROWS,
+    .state_per_contact = 0u,
+    .reserved = 0u,
+    .instance =
+        {
+            .create = box_create, /* one parameter, kept in `mu` */
+            .destroy = friction_destroy,
+            .clone = friction_clone,
+            .reset = NULL,
+            .set_params = box_set_params,
+            .state_size = NULL,
+            .save_state = NULL,
+            .load_state = NULL,
+        },
+    .build = echo_build,
+    .project = NULL,
+};
+
+static const pivot_plugin_descriptor echo_descriptor = {
+    .struct_size = sizeof(pivot_plugin_descriptor),
+    .abi_major = PIVOT_ABI_MAJOR,
+    .abi_minor = PIVOT_ABI_MINOR,
+    .kind = PIVOT_KIND_FRICTION,
+    .id = "test.friction.echo",
+    .name = "Echo of the previous impulse (test)",
+    .vendor = "Pivot tests",
+    .version = "1.0.0",
+    .description = "Normal row; explicit impulse = last step's tangential impulse, in this step's frame",
+    .capabilities = PIVOT_FRICTION_CAP_BOXED | PIVOT_FRICTION_CAP_EXPLICIT_FORCE,
+    .params = echo_params,
+    .param_count = (uint32_t)(sizeof echo_params / sizeof echo_params[0]),
+    .reserved = 0u,
+    .functions = &echo_functions,
+};
+
 static const pivot_plugin_descriptor* const friction_plugins[] = {
     &box_descriptor,
     &frictionless_descriptor,
+    &echo_descriptor,
 };
 
 static const pivot_plugin_library friction_library = {

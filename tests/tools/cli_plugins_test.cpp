@@ -32,7 +32,7 @@ TEST(CliPlugins, JsonListsEveryPluginWithTheContractKeys) {
         }
         if (p["id"].get<std::string>().rfind("test.", 0) == 0) ++test_plugins;
     }
-    EXPECT_EQ(test_plugins, 6);
+    EXPECT_EQ(test_plugins, 7);
     // A parameter schema as the user sees it.
     for (const auto& p : list) {
         if (p["id"] != "test.friction.box") continue;
@@ -64,7 +64,7 @@ TEST(CliPlugins, TextListingShowsKindIdVersionAbiAndParameters) {
 TEST(CliPlugins, ProbeOfAGoodFileSucceeds) {
     auto r = run_command(kPivot + " plugins --probe " + kGood + "/test_friction_box.so");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(contains(r.out, "provides 2 plugin(s)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "provides 3 plugin(s)")) << r.out;
 }
 
 TEST(CliPlugins, ProbeReportsAnAbiMismatchOnOneLine) {

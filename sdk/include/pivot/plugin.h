@@ -113,7 +113,13 @@
  *                build_with_motion, which the host calls instead of
  *                build / build_with_bodies when it is set. A plugin with
  *                only build_with_motion needs a 1.8 host (an older one
- *                refuses it: no build).
+ *                refuses it: no build). And pivot_contact_point.
+ *                previous_impulses is what it was documented to be: last
+ *                step's total linear impulse at the contact in this step's
+ *                (normal, tangent1, tangent2) frame, whatever rows the
+ *                model wrote (older hosts gave its raw rows 0, 1, 2: the
+ *                same normal impulse for the first-party models, but the
+ *                tangential ones in the model's own frame of that step).
  *
  * ==========================================================================
  * LOADING, IN ORDER

@@ -63,8 +63,13 @@ typedef struct pivot_contact_point {
                                 contact, w~ for distributed (cable) contact    */
     double effective_radius; /* 1/(1/R1 + 1/R2) (m), +HUGE_VAL when flat       */
     double effective_mass;   /* of the normal direction (kg), for force laws   */
-    double previous_impulses[3]; /* last step's (normal, tangent1, tangent2)
-                                    impulses (N s), 0 for a new contact        */
+    double previous_impulses[3]; /* last step's total linear impulse on body 2
+                                    at this contact (its rows along their
+                                    directions plus its explicit impulse), as
+                                    (normal, tangent1, tangent2) components in
+                                    THIS step's frame (N s); 0 for a new
+                                    contact. (Hosts before 1.8 gave the raw
+                                    impulses of the model's rows 0, 1, 2.)    */
     pivot_row normal_row;    /* the host's proposed normal row (restitution,
                                 stabilization, material compliance/damping);
                                 its Jacobian direction is `normal`             */
