@@ -38,6 +38,7 @@
 #define PIVOT_PLUGINS_FRICTION_FRICTION_COMMON_HPP
 
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -227,6 +228,13 @@ inline void log_error(const void* instance, const char* id, const char* message)
     if (host != nullptr && host->log != nullptr) host->log(host->context, PIVOT_LOG_ERROR, id, message);
 }
 
+// "function: message", formatted on the stack (no allocation on the step path).
+inline void log_error(const void* instance, const char* id, const char* function, const char* message) {
+    char text[256];
+    std::snprintf(text, sizeof text, "%s: %s", function, message);
+    log_error(instance, id, text);
+}
+
 template <class Model>
 pivot_status create(const pivot_host* host, const double* params, uint32_t param_count, void** out) {
     if (out == nullptr) return PIVOT_ERROR;
@@ -270,16 +278,14 @@ constexpr pivot_instance_functions instance_functions() {
 //   static void write(RowWriter&, const pivot_contact_point&, const double* params,
 //                     const pivot_step_info&, double* state, double* coupling /* m x m, zeroed */,
 //                     double* impulse /* 6, zeroed */);
-template <class Model>
-pivot_status build(void* instance, const pivot_contact_point* contacts, uint32_t count, const pivot_step_info* step,
-                   double* state, pivot_row* rows, double* directions, double* coupling, double* impulses,
-                   uint32_t* row_counts) {
-    if (instance == nullptr || step == nullptr || (count > 0 && contacts == nullptr) ||
-        (Model::kState > 0 && count > 0 && state == nullptr)) {
-        log_error(instance, Model::kId, "build: missing instance, step, contacts or state");
-        return PIVOT_ERROR;
-    }
-    const double* p = params_of(instance);
+// The batch loop both entry points share: per contact, the coupling block
+// and the explicit impulse zeroed, the rows written by write(c, out,
+// state, block, impulse), the count kept, and an overflowing explicit
+// impulse refused (only absurd contact data, inputs near 1e300, make one).
+template <class Model, class Write>
+pivot_status build_contacts(void* instance, const char* function, uint32_t count, double* state, pivot_row* rows,
+                            double* directions, double* coupling, double* impulses, uint32_t* row_counts,
+                            const Write& write) {
     constexpr size_t m = Model::kMaxRows;
     for (uint32_t c = 0; c < count; ++c) {
         double* block = coupling + static_cast<size_t>(c) * m * m;
@@ -287,17 +293,32 @@ pivot_status build(void* instance, const pivot_contact_point* contacts, uint32_t
         double* impulse = impulses + static_cast<size_t>(c) * 6;
         for (int i = 0; i < 6; ++i) impulse[i] = 0.0;
         RowWriter out{rows + c * m, directions + c * m * kWidth, 0};
-        Model::write(out, contacts[c], p, *step,
-                     Model::kState > 0 ? state + static_cast<size_t>(c) * Model::kState : nullptr, block, impulse);
+        write(c, out, Model::kState > 0 ? state + static_cast<size_t>(c) * Model::kState : nullptr, block, impulse);
         row_counts[c] = out.count;
         for (int i = 0; i < 6; ++i) {
-            if (!std::isfinite(impulse[i])) {  // only when a force overflows (inputs near 1e300)
-                log_error(instance, Model::kId, "build: the explicit impulse overflows (absurd contact data)");
+            if (!std::isfinite(impulse[i])) {
+                log_error(instance, Model::kId, function, "the explicit impulse overflows (absurd contact data)");
                 return PIVOT_ERROR;
             }
         }
     }
     return PIVOT_OK;
+}
+
+template <class Model>
+pivot_status build(void* instance, const pivot_contact_point* contacts, uint32_t count, const pivot_step_info* step,
+                   double* state, pivot_row* rows, double* directions, double* coupling, double* impulses,
+                   uint32_t* row_counts) {
+    if (instance == nullptr || step == nullptr || (count > 0 && contacts == nullptr) ||
+        (Model::kState > 0 && count > 0 && state == nullptr)) {
+        log_error(instance, Model::kId, "build", "missing instance, step, contacts or state");
+        return PIVOT_ERROR;
+    }
+    const double* p = params_of(instance);
+    return build_contacts<Model>(instance, "build", count, state, rows, directions, coupling, impulses, row_counts,
+                                 [&](uint32_t c, RowWriter& out, double* st, double* block, double* impulse) {
+                                     Model::write(out, contacts[c], p, *step, st, block, impulse);
+                                 });
 }
 
 // The same for a model whose law needs the motion at the step's start
@@ -312,22 +333,14 @@ pivot_status build_with_motion(void* instance, const pivot_contact_point* contac
                                double* impulses, uint32_t* row_counts) {
     if (instance == nullptr || step == nullptr || (count > 0 && (contacts == nullptr || motion == nullptr)) ||
         (Model::kState > 0 && count > 0 && state == nullptr)) {
-        log_error(instance, Model::kId, "build_with_motion: missing instance, step, contacts, motion or state");
+        log_error(instance, Model::kId, "build_with_motion", "missing instance, step, contacts, motion or state");
         return PIVOT_ERROR;
     }
     const double* p = params_of(instance);
-    constexpr size_t m = Model::kMaxRows;
-    for (uint32_t c = 0; c < count; ++c) {
-        double* block = coupling + static_cast<size_t>(c) * m * m;
-        for (size_t i = 0; i < m * m; ++i) block[i] = 0.0;
-        double* impulse = impulses + static_cast<size_t>(c) * 6;
-        for (int i = 0; i < 6; ++i) impulse[i] = 0.0;
-        RowWriter out{rows + c * m, directions + c * m * kWidth, 0};
-        Model::write(out, contacts[c], motion[c], p, *step,
-                     Model::kState > 0 ? state + static_cast<size_t>(c) * Model::kState : nullptr, block, impulse);
-        row_counts[c] = out.count;
-    }
-    return PIVOT_OK;
+    return build_contacts<Model>(instance, "build_with_motion", count, state, rows, directions, coupling, impulses,
+                                 row_counts, [&](uint32_t c, RowWriter& out, double* st, double* block, double* impulse) {
+                                     Model::write(out, contacts[c], motion[c], p, *step, st, block, impulse);
+                                 });
 }
 
 template <class Model>

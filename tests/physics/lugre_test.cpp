@@ -34,6 +34,17 @@ struct Lugre {
     double g(double v) const { return mu_k + (mu_s - mu_k) * std::exp(-(v / v_s) * (v / v_s)); }
 };
 
+ContactModel lugre_model(const Lugre& l, const std::string& solver) {
+    return {"pivot.friction.lugre",
+            {{"mu_static", l.mu_s},
+             {"mu_kinetic", l.mu_k},
+             {"stribeck_velocity", l.v_s},
+             {"bristle_stiffness", l.sigma0},
+             {"bristle_damping", l.sigma1},
+             {"viscous", l.sigma2}},
+            solver};
+}
+
 // The ODE above for a block of mass m with normal force m g, driven by
 // force(t, x); returns x(t) sampled at the given times.
 struct Trajectory {
@@ -81,14 +92,7 @@ Trajectory reference(const Lugre& l, double m, const std::function<double(double
 // t_end; x sampled every `sample`.
 Trajectory simulate(const Lugre& l, double m, const std::function<double(double, double)>& force, double t_end,
                     double h, double sample, const std::string& solver) {
-    const ContactModel c{"pivot.friction.lugre",
-                         {{"mu_static", l.mu_s},
-                          {"mu_kinetic", l.mu_k},
-                          {"stribeck_velocity", l.v_s},
-                          {"bristle_stiffness", l.sigma0},
-                          {"bristle_damping", l.sigma1},
-                          {"viscous", l.sigma2}},
-                         solver};
+    const ContactModel c = lugre_model(l, solver);
     World world(registry(), contact_settings(c, h));
     use_model(world, c);
     add_ground(world);
@@ -126,13 +130,7 @@ TEST(Lugre, BlockSetDownOnAnInclineHoldsAtSixtyHertz) {
     const double theta = 28.0 * M_PI / 180.0, h = 1.0 / 60.0;
     for (const char* solver : kSolvers) {
         PIVOT_REQUIRE_SOLVER(solver);
-        const ContactModel c{"pivot.friction.lugre",
-                             {{"mu_static", 0.6},
-                              {"mu_kinetic", 0.3},
-                              {"stribeck_velocity", 0.01},
-                              {"bristle_stiffness", 1e4},
-                              {"bristle_damping", 30.0}},
-                             solver};
+        const ContactModel c = lugre_model({0.6, 0.3, 0.01, 1e4, 30.0, 0.0}, solver);
         World world(registry(), contact_settings(c, h));
         use_model(world, c);
         const Vec3d n = {std::sin(theta), 0.0, std::cos(theta)};
@@ -190,13 +188,7 @@ TEST(Lugre, HeldContactsBalanceThePushExactly) {
     for (const char* solver : kSolvers) {
         PIVOT_REQUIRE_SOLVER(solver);
         for (const double h : {1e-3, 1.0 / 60.0}) {
-            const ContactModel c{"pivot.friction.lugre",
-                                 {{"mu_static", l.mu_s},
-                                  {"mu_kinetic", l.mu_k},
-                                  {"stribeck_velocity", l.v_s},
-                                  {"bristle_stiffness", l.sigma0},
-                                  {"bristle_damping", l.sigma1}},
-                                 solver};
+            const ContactModel c = lugre_model(l, solver);
             World world(registry(), contact_settings(c, h));
             use_model(world, c);
             add_ground(world);
