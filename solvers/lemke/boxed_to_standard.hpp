@@ -115,9 +115,9 @@ public:
     Index capacity() const { return capacity_; }
     Index variable_capacity() const { return variable_capacity_; }
 
-    // The number of variables of p's standard LCP when no free row is doubled
-    // (a doubled free row adds one more, but never with a boxed row's: at
-    // most 2 n in all). O(n), allocates nothing.
+    // An upper bound on the number of variables of p's standard LCP: 1 per
+    // one-sided row, 2 per boxed or free row (a free row may be doubled), 3
+    // or 4 per friction row. O(n), allocates nothing.
     static Index variable_count(const pivot_lcp_problem& p);
 
     // Builds the standard LCP of p (dense A, p.n <= capacity(), and at most
