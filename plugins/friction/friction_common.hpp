@@ -337,10 +337,11 @@ pivot_status build_with_motion(void* instance, const pivot_contact_point* contac
         return PIVOT_ERROR;
     }
     const double* p = params_of(instance);
+    const auto write = [&](uint32_t c, RowWriter& out, double* st, double* block, double* impulse) {
+        Model::write(out, contacts[c], motion[c], p, *step, st, block, impulse);
+    };
     return build_contacts<Model>(instance, "build_with_motion", count, state, rows, directions, coupling, impulses,
-                                 row_counts, [&](uint32_t c, RowWriter& out, double* st, double* block, double* impulse) {
-                                     Model::write(out, contacts[c], motion[c], p, *step, st, block, impulse);
-                                 });
+                                 row_counts, write);
 }
 
 template <class Model>
