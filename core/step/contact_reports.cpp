@@ -8,16 +8,6 @@
 
 namespace pivot {
 
-void contact_linear_impulse(const StepScratch& s, uint32_t i, double impulse[3]) {
-    const double* z = s.next_contact_impulses.data() + static_cast<size_t>(i) * WorldState::kMaxContactRows;
-    const double* d = s.contact_directions.data() + static_cast<size_t>(i) * WorldState::kMaxContactRows * 6;
-    const double* e = s.contact_explicit.data() + 6 * static_cast<size_t>(i);
-    for (int k = 0; k < 3; ++k) impulse[k] = e[k];
-    for (uint32_t row = 0; row < s.contact_points[i].row_count; ++row) {
-        for (int k = 0; k < 3; ++k) impulse[k] += z[row] * d[6 * row + k];
-    }
-}
-
 void report_contacts(const WorldModel& model, WorkerPool* pool, const StepScratch& s, StepOutputs& out) {
     const double h = model.settings.timestep;
     out.contact_reports.resize(s.contact_points.size());
@@ -35,10 +25,9 @@ void report_contacts(const WorldModel& model, WorkerPool* pool, const StepScratc
             r.cable2 = eb >= 0 ? s.cable_of_element[static_cast<uint32_t>(eb)] : -1;
             for (int k = 0; k < 3; ++k) r.point[k] = c.position[k], r.normal[k] = c.normal[k];
             r.depth = c.depth;
-            // The contact's total linear impulse on body 2, split into normal
-            // and tangential force.
-            double impulse[3];
-            contact_linear_impulse(s, i, impulse);
+            // The contact's total linear impulse on body 2 (commit_state),
+            // split into normal and tangential force.
+            const double* impulse = s.contact_linear_impulses.data() + 3 * static_cast<size_t>(i);
             const double in = impulse[0] * c.normal[0] + impulse[1] * c.normal[1] + impulse[2] * c.normal[2];
             r.normal_force = in / h;
             for (int k = 0; k < 3; ++k) r.friction[k] = (impulse[k] - in * c.normal[k]) / h;

@@ -12,6 +12,24 @@
 
 namespace pivot {
 
+namespace {
+
+// Contact i's total linear impulse on body 2 this step (world, N s): its
+// rows' impulses along their linear directions plus the model's explicit
+// impulse, whatever the model (box: normal + 2 tangents; cone: facets;
+// compliant: explicit only).
+void contact_linear_impulse(const StepScratch& s, uint32_t i, double* impulse) {
+    const double* z = s.next_contact_impulses.data() + static_cast<size_t>(i) * WorldState::kMaxContactRows;
+    const double* d = s.contact_directions.data() + static_cast<size_t>(i) * WorldState::kMaxContactRows * 6;
+    const double* e = s.contact_explicit.data() + 6 * static_cast<size_t>(i);
+    for (int k = 0; k < 3; ++k) impulse[k] = e[k];
+    for (uint32_t row = 0; row < s.contact_points[i].row_count; ++row) {
+        for (int k = 0; k < 3; ++k) impulse[k] += z[row] * d[6 * row + k];
+    }
+}
+
+}  // namespace
+
 void integrate_positions(const WorldModel& model, const WorldState& state, StepScratch& s) {
     const double h = model.settings.timestep;
     for (const ElementGroup& g : model.element_groups) {
@@ -45,6 +63,8 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.contact_impulses.resize(static_cast<size_t>(contacts) * kRows);
     state.contact_state.resize(static_cast<size_t>(contacts) * kState);
     state.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
+    s.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
+    for (uint32_t i = 0; i < contacts; ++i) contact_linear_impulse(s, i, s.contact_linear_impulses.data() + 3 * i);
     for (uint32_t k = 0; k < contacts; ++k) {
         const uint32_t i = s.contact_order[k];
         state.contact_ids[k] = s.next_contact_ids[i];
@@ -53,7 +73,8 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
                     state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
         std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used.state,
                     state.contact_state.data() + static_cast<size_t>(k) * kState);
-        contact_linear_impulse(s, i, state.contact_linear_impulses.data() + 3 * static_cast<size_t>(k));
+        std::copy_n(s.contact_linear_impulses.data() + 3 * static_cast<size_t>(i), 3,
+                    state.contact_linear_impulses.data() + 3 * static_cast<size_t>(k));
     }
     state.time += h;
 }

@@ -268,6 +268,10 @@ struct StepScratch {
     std::vector<uint64_t> next_contact_ids;
     std::vector<double> next_contact_impulses;
     std::vector<double> next_contact_state;
+    // Each contact's total linear impulse on body 2 this step (3 each, step
+    // order, world, N s): computed once by commit_state, for the state
+    // (previous_impulses) and the reports.
+    std::vector<double> contact_linear_impulses;
     // Of each contact's kMaxContactRows impulse and kMaxContactState state
     // slots, those the world's friction models use (the others stay zero).
     struct ContactSlots {

@@ -155,12 +155,8 @@ void project_positions(const WorldModel& model, const WorldState& state, const S
 void report_joints(const WorldModel& model, const WorldState& state, const StepScratch& scratch, StepOutputs& out);
 // contact_reports.cpp: each contact's point, normal, depth and forces into
 // out.contact_reports (on the pool when given; each contact writes its own).
+// Reads the contacts' linear impulses commit_state computed.
 void report_contacts(const WorldModel& model, WorkerPool* pool, const StepScratch& scratch, StepOutputs& out);
-// Contact i's total linear impulse on body 2 this step (world, N s): its
-// rows' impulses along their linear directions plus the model's explicit
-// impulse, whatever the model (box: normal + 2 tangents; cone: facets;
-// compliant: explicit only).
-void contact_linear_impulse(const StepScratch& scratch, uint32_t i, double impulse[3]);
 
 // divergence.cpp: the energy bookkeeping started (before a step, when
 // invalid), then after the step the energy against the work done on the

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <pivot/solver_support.hpp>
+
 namespace pivot::lemke {
 
 namespace {
@@ -494,14 +496,7 @@ void BoxedToStandard::map_back(const double* y, double* x) {
         x_free.noalias() += ConstMatrix(gain, f, kept, Eigen::OuterStride<>(f)) * ConstVector(x_kept_.data(), kept);
         for (Index i = 0; i < f; ++i) x[free_rows_[i]] = -x_free[i];
     }
-    for (Index i = 0; i < n; ++i) {
-        if (kind_[i] != RowKind::friction) x[i] = std::min(upper_[i], std::max(lower_[i], x[i]));
-    }
-    for (Index i = 0; i < n; ++i) {
-        if (kind_[i] != RowKind::friction) continue;
-        const double scale = std::abs(x[p.findex[i]]);
-        x[i] = std::min(upper_[i] * scale, std::max(lower_[i] * scale, x[i]));
-    }
+    sdk::clamp_to_own_bounds(p, x);  // friction rows within lo |x_j|, hi |x_j| of the x_j just clamped
 }
 
 }  // namespace pivot::lemke
