@@ -109,10 +109,12 @@ inline Frame frame_from(Vec3 n, Vec3 hint) {
 
 inline Frame host_frame(const pivot_contact_point& c) { return frame_from(unit_normal(c), load3(c.tangent1)); }
 
-// Tangential relative velocity u_t = u - (u.n) n.
+// The part of v in the plane normal to n: v - (v.n) n.
+inline Vec3 tangential(Vec3 v, Vec3 n) { return v - dot(v, n) * n; }
+
+// Tangential relative velocity at the free velocity, u_t = u - (u.n) n.
 inline Vec3 tangential_velocity(const pivot_contact_point& c, Vec3 n) {
-    const Vec3 u = load3(c.relative_velocity);
-    return u - dot(u, n) * n;
+    return tangential(load3(c.relative_velocity), n);
 }
 
 // t1 along the sliding direction when |u_t| > slip_threshold, else the host's.
@@ -179,6 +181,17 @@ inline Vec3 regularized_force(Vec3 ut, double fn, double mu, double u0, SmoothLa
         k = std::tanh(s) / speed;  // tanh(s) = s (1 - s^2/3 + ...): 1/u0 below 1e-8 to rounding
     }
     return (-mu * fn * k) * ut;
+}
+
+// ---------------------------------------------------------------- Stribeck curve
+
+// mu(v) = mu_k + (mu_s - mu_k) exp(-(v / v_s)^delta), v >= 0: the
+// Stribeck model's coefficient and LuGre's g(v) (delta = 2 there).
+inline double stribeck_curve(double mu_static, double mu_kinetic, double stribeck_velocity, double exponent,
+                             double v) {
+    const double s = v / stribeck_velocity;
+    const double power = exponent == 2.0 ? s * s : std::pow(s, exponent);
+    return mu_kinetic + (mu_static - mu_kinetic) * std::exp(-power);
 }
 
 // ---------------------------------------------------------------- parameters

@@ -57,11 +57,6 @@ enum LugreParam : uint32_t {
 };
 enum LugreState : uint32_t { kZ = 0, kD = 3, kH = 4, kSet = 5, kStateCount = 6 };
 
-inline double lugre_g(const double* p, double v) {
-    const double s = v / p[kStribeckVelocity];
-    return p[kMuKinetic] + (p[kMuStatic] - p[kMuKinetic]) * std::exp(-s * s);
-}
-
 struct Lugre {
     static constexpr const char* kId = "pivot.friction.lugre";
     static constexpr uint32_t kMaxRows = 3;
@@ -72,15 +67,14 @@ struct Lugre {
                       const double* p, const pivot_step_info& step, double* state, double*, double*) {
         const Frame f = host_frame(c);
         const double h = step.timestep;
-        const Vec3 u_full = load3(motion.start_velocity);
-        const Vec3 u = u_full - dot(u_full, f.n) * f.n;
+        const Vec3 u = tangential(load3(motion.start_velocity), f.n);
         // The last step's bristle update, completed with its end velocity u.
         Vec3 z = load3(state + kZ);
         const double last_h = state[kSet] != 0.0 ? state[kH] : h;
         if (state[kSet] != 0.0) z = (1.0 / state[kD]) * (z + last_h * u);
-        z = z - dot(z, f.n) * f.n;  // in this step's tangent plane
+        z = tangential(z, f.n);  // in this step's tangent plane
         const double speed = length(u);
-        const double g = lugre_g(p, speed);
+        const double g = stribeck_curve(p[kMuStatic], p[kMuKinetic], p[kStribeckVelocity], 2.0, speed);
         const double sigma0 = p[kBristleStiffness], sigma1 = p[kBristleDamping];
         const double d = 1.0 + h * sigma0 * speed / g;
         store3(z, state + kZ);

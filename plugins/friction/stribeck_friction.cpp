@@ -30,12 +30,6 @@ namespace {
 
 enum StribeckParam : uint32_t { kMuStatic = 0, kMuKinetic, kStribeckVelocity, kExponent, kSlipThreshold, kCount };
 
-// mu(v) of the law above; v >= 0.
-inline double stribeck_mu(const double* p, double v) {
-    const double s = v / p[kStribeckVelocity];
-    return p[kMuKinetic] + (p[kMuStatic] - p[kMuKinetic]) * std::exp(-std::pow(s, p[kExponent]));
-}
-
 struct Stribeck {
     static constexpr const char* kId = "pivot.friction.stribeck";
     static constexpr uint32_t kMaxRows = 3;
@@ -44,10 +38,9 @@ struct Stribeck {
 
     static void write(RowWriter& out, const pivot_contact_point& c, const pivot_contact_motion& motion,
                       const double* p, const pivot_step_info&, double*, double*, double*) {
-        const Vec3 n = unit_normal(c);
-        const Vec3 u = load3(motion.start_velocity);
-        const double slip = length(u - dot(u, n) * n);
-        box_rows(out, c, stribeck_mu(p, slip), p[kSlipThreshold]);
+        const double slip = length(tangential(load3(motion.start_velocity), unit_normal(c)));
+        const double mu = stribeck_curve(p[kMuStatic], p[kMuKinetic], p[kStribeckVelocity], p[kExponent], slip);
+        box_rows(out, c, mu, p[kSlipThreshold]);
     }
 };
 

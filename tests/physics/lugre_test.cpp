@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,18 +87,30 @@ Trajectory reference(const Lugre& l, double m, const std::function<double(double
     return out;
 }
 
-// The block on flat ground with the LuGre material, settled for `settle`
-// steps (its contacts' normal forces known: the law lags them by a step),
-// then driven by force(t, x) (t and x from the start of the drive) for
-// t_end; x sampled every `sample`.
+// A block of mass m (0.2 m cube) on flat ground with the LuGre material,
+// settled for 20 steps of h (its contacts' normal forces known: the law
+// lags them by a step).
+struct Block {
+    std::unique_ptr<World> world;
+    BodyId id = 0;
+};
+Block settled_block(const Lugre& l, double m, double h, const std::string& solver) {
+    const ContactModel c = lugre_model(l, solver);
+    Block b{std::make_unique<World>(registry(), contact_settings(c, h))};
+    use_model(*b.world, c);
+    add_ground(*b.world);
+    b.id = b.world->add_body(box_body("block", m, {0.2, 0.2, 0.2}, {0, 0, 0.1}));
+    for (int k = 0; k < 20; ++k) b.world->step();
+    return b;
+}
+
+// The settled block driven by force(t, x) (t and x from the start of the
+// drive) for t_end; x sampled every `sample`.
 Trajectory simulate(const Lugre& l, double m, const std::function<double(double, double)>& force, double t_end,
                     double h, double sample, const std::string& solver) {
-    const ContactModel c = lugre_model(l, solver);
-    World world(registry(), contact_settings(c, h));
-    use_model(world, c);
-    add_ground(world);
-    const BodyId id = world.add_body(box_body("block", m, {0.2, 0.2, 0.2}, {0, 0, 0.1}));
-    for (int k = 0; k < 20; ++k) world.step();
+    Block block = settled_block(l, m, h, solver);
+    World& world = *block.world;
+    const BodyId id = block.id;
     const double x0 = world.position(id)[0];
     Trajectory out;
     double next = 0.0;
@@ -188,13 +201,9 @@ TEST(Lugre, HeldContactsBalanceThePushExactly) {
     for (const char* solver : kSolvers) {
         PIVOT_REQUIRE_SOLVER(solver);
         for (const double h : {1e-3, 1.0 / 60.0}) {
-            const ContactModel c = lugre_model(l, solver);
-            World world(registry(), contact_settings(c, h));
-            use_model(world, c);
-            add_ground(world);
-            const BodyId id = world.add_body(box_body("block", m, {0.2, 0.2, 0.2}, {0, 0, 0.1}));
-            for (int k = 0; k < 20; ++k) world.step();
-            world.set_external_force(id, {push, 0, 0}, {0, 0, 0});
+            Block block = settled_block(l, m, h, solver);
+            World& world = *block.world;
+            world.set_external_force(block.id, {push, 0, 0}, {0, 0, 0});
             for (int k = 0; k < static_cast<int>(2.0 / h); ++k) world.step();
             double friction = 0.0;
             for (const ContactReport& r : world.contacts()) friction += r.friction[0];
