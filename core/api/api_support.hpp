@@ -6,7 +6,9 @@
 #include <atomic>
 #include <deque>
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -18,7 +20,11 @@
 
 struct pivot_engine {
     pivot::PluginRegistry registry;
-    std::atomic<uint32_t> worlds{0};  // alive worlds made from it (destroying the engine before them is logged)
+    std::atomic<uint32_t> worlds{0};   // alive worlds made from it (destroying the engine before them is logged)
+    std::atomic<uint32_t> solvers{0};  // alive pivot_solver instances of its plugins (likewise)
+    // pivot_engine_plugin_json's texts by plugin id, made on demand.
+    mutable std::mutex plugin_json_mutex;
+    mutable std::map<std::string, std::string, std::less<>> plugin_json;
 };
 
 struct pivot_world {

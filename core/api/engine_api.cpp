@@ -80,12 +80,13 @@ PIVOT_API pivot_status pivot_engine_create(pivot_engine** engine) {
 }
 
 PIVOT_API void pivot_engine_destroy(pivot_engine* engine) {
-    if (engine != nullptr && engine->worlds.load() != 0) {
-        // Its worlds hold its plugins: destroying it first is a use-after-free
-        // waiting to happen. Said loudly; the engine is kept (leaked) instead.
-        pivot::logger().error("pivot_engine_destroy: {} world(s) of this engine are still alive; destroy them first "
-                              "(the engine is kept)",
-                              engine->worlds.load());
+    if (engine != nullptr && (engine->worlds.load() != 0 || engine->solvers.load() != 0)) {
+        // Its worlds and solvers hold its plugins: destroying it first is a
+        // use-after-free waiting to happen. Said loudly; the engine is kept
+        // (leaked) instead.
+        pivot::logger().error("pivot_engine_destroy: {} world(s) and {} solver(s) of this engine are still alive; "
+                              "destroy them first (the engine is kept)",
+                              engine->worlds.load(), engine->solvers.load());
         return;
     }
     delete engine;

@@ -5,40 +5,8 @@
 
 namespace pivot {
 
-bool LcpProblem::has_findex() const {
-    for (int32_t f : findex) {
-        if (f >= 0) return true;
-    }
-    return false;
-}
-
-bool LcpProblem::is_standard_lcp() const {
-    for (uint32_t i = 0; i < n; ++i) {
-        if (lo[i] != 0.0 || hi[i] != HUGE_VAL) return false;
-    }
-    return !has_findex();
-}
-
 pivot_lcp_problem LcpProblem::view() const {
-    pivot_lcp_problem p{};
-    p.struct_size = sizeof(p);
-    p.problem_class = is_standard_lcp() ? PIVOT_PROBLEM_STANDARD_LCP : PIVOT_PROBLEM_BOXED;
-    p.n = n;
-    p.matrix_properties = matrix_properties;
-    if (!dense.empty()) {
-        p.dense = dense.data();
-        p.lda = n;
-    }
-    if (has_sparse()) {
-        p.nnz = static_cast<uint32_t>(values.size());
-        p.col_start = col_start.data();
-        p.row_index = row_index.data();
-        p.values = values.data();
-    }
-    p.b = b.data();
-    p.lo = lo.data();
-    p.hi = hi.data();
-    p.findex = has_findex() ? findex.data() : nullptr;
+    pivot_lcp_problem p = LcpData::view();
     if (has_blocks()) {
         p.block_count = static_cast<uint32_t>(block_first_row.size() - 1);
         p.block_first_row = block_first_row.data();
@@ -131,21 +99,12 @@ void LcpProblem::make_sparse() {
         }
         return;
     }
-    for (uint32_t j = 0; j < n; ++j) {
-        for (uint32_t i = 0; i < n; ++i) {
-            const double a = dense[i + static_cast<size_t>(j) * n];
-            if (a != 0.0) {
-                row_index.push_back(static_cast<int32_t>(i));
-                values.push_back(a);
-            }
-        }
-        col_start[j + 1] = static_cast<int32_t>(values.size());
-    }
+    LcpData::make_sparse();
 }
 
 void LcpProblem::make_dense() {
-    dense.assign(static_cast<size_t>(n) * n, 0.0);
     if (col_start.empty() && factored) {
+        dense.assign(static_cast<size_t>(n) * n, 0.0);
         index_block_rows();
         for (uint32_t j = 0; j < n; ++j) {
             factored_column(j);
@@ -153,47 +112,12 @@ void LcpProblem::make_dense() {
         }
         return;
     }
-    for (uint32_t j = 0; j < n; ++j) {
-        for (int32_t k = col_start[j]; k < col_start[j + 1]; ++k) {
-            dense[static_cast<size_t>(row_index[k]) + static_cast<size_t>(j) * n] = values[k];
-        }
-    }
-}
-
-void LcpProblem::detect_symmetry() {
-    // Symmetric to rounding counts: an assembled J M^-1 J^T has A(i,j) and
-    // A(j,i) from different sums (a dumped step differs in the last digit,
-    // or has -3e-17 opposite an exact 0).
-    // Such a matrix is made exactly symmetric (the mean of the pair).
-    if (!has_dense() && has_sparse()) make_dense();
-    auto at = [&](uint32_t i, uint32_t j) -> double& { return dense[i + static_cast<size_t>(j) * n]; };
-    for (uint32_t j = 0; j < n; ++j) {
-        for (uint32_t i = j + 1; i < n; ++i) {
-            // Relative to the pair and to the rows' scale (a structural zero
-            // against a -3e-17 of cancellation is symmetric too).
-            const double lower = at(i, j), upper = at(j, i);
-            const double scale = std::max({std::abs(lower), std::abs(upper), std::sqrt(std::abs(at(i, i) * at(j, j)))});
-            if (!(std::abs(lower - upper) <= 1e-13 * scale)) {
-                matrix_properties &= ~PIVOT_MATRIX_SYMMETRIC;
-                return;
-            }
-        }
-    }
-    for (uint32_t j = 0; j < n; ++j) {
-        for (uint32_t i = j + 1; i < n; ++i) at(i, j) = at(j, i) = 0.5 * (at(i, j) + at(j, i));
-    }
-    if (has_sparse()) make_sparse();
-    matrix_properties |= PIVOT_MATRIX_SYMMETRIC;
+    LcpData::make_dense();
 }
 
 LcpProblem LcpProblem::standard(uint32_t n, std::vector<double> dense_column_major, std::vector<double> b) {
     LcpProblem p;
-    p.n = n;
-    p.dense = std::move(dense_column_major);
-    p.b = std::move(b);
-    p.lo.assign(n, 0.0);
-    p.hi.assign(n, HUGE_VAL);
-    p.findex.assign(n, -1);
+    static_cast<LcpData&>(p) = LcpData::standard(n, std::move(dense_column_major), std::move(b));
     return p;
 }
 

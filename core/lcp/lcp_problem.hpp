@@ -2,25 +2,18 @@
 // An owned complementarity problem: the per-step problem of a world, or one
 // read from a pivot-lcp/1 file. Its view() is what crosses the solver ABI
 // (<pivot/plugin_solver.h>): find x, w = A x + b, with bounds lo/hi and the
-// friction index.
+// friction index. The plain problem (matrix, b, bounds, friction index) is
+// the SDK's public sdk::LcpData; the step adds its block projection and the
+// factored form.
 #include <cstdint>
 #include <vector>
 
+#include <pivot/lcp_data.hpp>
 #include <pivot/plugin_solver.h>
 
 namespace pivot {
 
-struct LcpProblem {
-    uint32_t n = 0;
-    std::vector<double> dense;       // n*n column-major (lda = n); empty when only sparse
-    std::vector<int32_t> col_start;  // CSC: n+1; empty when only dense
-    std::vector<int32_t> row_index;  // CSC: nnz
-    std::vector<double> values;      // CSC: nnz
-    std::vector<double> b;           // n
-    std::vector<double> lo;          // n, -inf allowed
-    std::vector<double> hi;          // n, +inf allowed
-    std::vector<int32_t> findex;     // n entries of -1 or a row; empty = no friction index
-    uint32_t matrix_properties = 0;  // PIVOT_MATRIX_* known to hold
+struct LcpProblem : sdk::LcpData {
     // Block projection (plugin_solver.h): block k is rows [block_first_row[k],
     // block_first_row[k+1]); empty = none. project/project_context are the
     // owner's (the step's friction models) and must outlive the solve.
@@ -48,14 +41,10 @@ struct LcpProblem {
     std::vector<double> mass;
     std::vector<uint64_t> mass_offset;
 
-    bool has_dense() const { return !dense.empty() || n == 0; }
-    bool has_sparse() const { return !col_start.empty(); }
     bool has_factored() const { return factored; }
     // Nonzeros of A as the factored form couples the rows (an upper bound
     // of what make_sparse() stores), for sizing a solver's workspace.
     size_t factored_nonzeros() const;
-    bool has_findex() const;
-    bool is_standard_lcp() const;  // lo = 0, hi = inf, no findex
     bool has_blocks() const { return block_first_row.size() > 1 && project != nullptr; }
 
     // Pointers into this object: valid until it is changed or destroyed.
@@ -66,10 +55,6 @@ struct LcpProblem {
     void make_sparse();
     // Builds the dense matrix from the CSC one, or from the factored form.
     void make_dense();
-    // Sets PIVOT_MATRIX_SYMMETRIC if A is symmetric to rounding (1e-13
-    // relative to the pair and to sqrt(A_ii A_jj)), and then makes it exactly
-    // symmetric.
-    void detect_symmetry();
 
     // A standard LCP (lo = 0, hi = inf) of size n with dense A.
     static LcpProblem standard(uint32_t n, std::vector<double> dense_column_major, std::vector<double> b);

@@ -187,7 +187,7 @@ bool check_symmetric_blocks(CallResult& r, const PluginInstance& inst, const cha
 
 SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& problem,
                           const pivot_solve_options& options, Guarded<double> x_out, Guarded<double> w_out,
-                          pivot_solve_report& report) {
+                          pivot_solve_report& report, const char* invalid_problem) {
     const char* fn = "solve";
     if (inst.fatal()) return SolveResult{fatal_refusal(inst, fn)};
     std::memset(&report, 0, sizeof(report));
@@ -200,7 +200,13 @@ SolveResult checked_solve(const PluginInstance& inst, const pivot_lcp_problem& p
 
     SolveResult r;
     r.status = s;
+    r.returned = s;
     if (!check_guards(r, inst, fn, {&x_guard, &w_guard})) return r;
+    if (usable(s) && invalid_problem != nullptr) {
+        static_cast<CallResult&>(r) = failure(inst, fn, PIVOT_ERROR, "returned {} for an invalid problem ({})",
+                                             status_name(s), invalid_problem);
+        return r;
+    }
     if (!usable(s)) {
         if (s == PIVOT_FATAL) inst.mark_fatal();
         static_cast<CallResult&>(r) = failure(inst, fn, s, "returned {} with solver status {}: {}", status_name(s),

@@ -34,16 +34,20 @@ struct CallResult {
 };
 
 struct SolveResult : CallResult {
-    double residual = 0.0;  // the host's own natural-map residual at x
+    double residual = 0.0;           // the host's own natural-map residual at x
+    pivot_status returned = PIVOT_OK;  // what the plugin's solve() returned, broken contract or not
 };
 
 // Solves; `w` (n doubles) receives A x + b as recomputed by the host. The
 // result is usable when the plugin returned OK/WARNING with a finite x
 // within its bounds; whether its accuracy is enough is the caller's choice
-// (compare `residual`).
+// (compare `residual`). `invalid_problem`: the reason the problem is
+// invalid, when a caller gives it one on purpose (a test of the plugin's
+// refusal; pivot_solver_solve): then only the guards are checked (the
+// bounds need a valid friction index) and no answer is usable.
 SolveResult checked_solve(const PluginInstance& solver, const pivot_lcp_problem& problem,
                           const pivot_solve_options& options, Guarded<double> x, Guarded<double> w,
-                          pivot_solve_report& report);
+                          pivot_solve_report& report, const char* invalid_problem = nullptr);
 
 CallResult checked_mass_matrix(const PluginInstance& element, const pivot_element_batch& batch,
                                Guarded<double> mass);

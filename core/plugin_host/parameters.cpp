@@ -164,4 +164,17 @@ nlohmann::json params_to_json(const PluginRecord& plugin) {
     return out;
 }
 
+nlohmann::json plugin_to_json(const PluginRecord& p) {
+    return {{"kind", kind_name(p.kind)},
+            {"id", p.id},
+            {"version", p.version},
+            {"abi", fmt::format("{}.{}", p.abi_major, p.abi_minor)},
+            {"file", p.file},
+            {"parameters", params_to_json(p)},
+            {"name", p.name},
+            {"vendor", p.vendor},
+            {"description", p.description},
+            {"capabilities", capability_names(p)}};
+}
+
 }  // namespace pivot

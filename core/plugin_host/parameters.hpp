@@ -35,5 +35,9 @@ std::string param_default_text(const ParamSpec& param);
 
 // The schema as JSON, as `pivot plugins --json` prints it.
 nlohmann::json params_to_json(const PluginRecord& plugin);
+// The whole plugin as `pivot plugins --json` lists it (docs/cli.md): kind,
+// id, version, abi, file, parameters, name, vendor, description,
+// capabilities by name.
+nlohmann::json plugin_to_json(const PluginRecord& plugin);
 
 }  // namespace pivot

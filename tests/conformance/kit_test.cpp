@@ -28,17 +28,17 @@ const std::filesystem::path data_dir = PIVOT_TEST_DATA_DIR;
 const std::filesystem::path siconos_lcp = data_dir / "siconos" / "lcp";
 const std::filesystem::path siconos_fc = data_dir / "siconos" / "fc3d";
 
-double a_at(const LcpProblem& p, uint32_t i, uint32_t j) { return p.dense[i + static_cast<size_t>(j) * p.n]; }
+double a_at(const sdk::LcpData& p, uint32_t i, uint32_t j) { return p.dense[i + static_cast<size_t>(j) * p.n]; }
 
 // Residual at a solution known in closed form (or to 16 digits): rounding
 // of the products only, so 1e-12 relative to the data's magnitude.
-void expect_solution(const LcpProblem& p, const std::vector<double>& x, double tolerance = 1e-12) {
+void expect_solution(const sdk::LcpData& p, const std::vector<double>& x, double tolerance = 1e-12) {
     ASSERT_EQ(x.size(), p.n);
     EXPECT_LE(independent_residual(p, x), tolerance);
 }
 
 // Dense Cholesky: true when the symmetric matrix is positive definite.
-bool cholesky_succeeds(const LcpProblem& p) {
+bool cholesky_succeeds(const sdk::LcpData& p) {
     const uint32_t n = p.n;
     std::vector<double> l(static_cast<size_t>(n) * n, 0.0);
     for (uint32_t j = 0; j < n; ++j) {
@@ -55,7 +55,7 @@ bool cholesky_succeeds(const LcpProblem& p) {
     return true;
 }
 
-bool exactly_symmetric(const LcpProblem& p) {
+bool exactly_symmetric(const sdk::LcpData& p) {
     for (uint32_t i = 0; i < p.n; ++i) {
         for (uint32_t j = 0; j < i; ++j) {
             if (a_at(p, i, j) != a_at(p, j, i)) return false;
@@ -95,7 +95,7 @@ const std::map<std::string, std::vector<double>> siconos_solutions = {
 TEST(SiconosLcp, KnownSolutionsHaveZeroResidual) {
     for (const auto& [stem, x] : siconos_solutions) {
         SCOPED_TRACE(stem);
-        const LcpProblem p = read_siconos_lcp(siconos_lcp / (stem + ".dat"));
+        const sdk::LcpData p = read_siconos_lcp(siconos_lcp / (stem + ".dat"));
         expect_solution(p, x, stem == "lcp_enum_fails" ? 1e-18 : 1e-12);
     }
 }
@@ -105,9 +105,9 @@ TEST(SiconosLcp, TransposedReadingWouldNotSolve) {
     // known solutions of the non-symmetric problems are far from solutions.
     for (const char* stem : {"lcp_CPS_2", "lcp_CPS_4", "lcp_exp_murty", "lcp_Pang_isolated_sol"}) {
         SCOPED_TRACE(stem);
-        LcpProblem p = read_siconos_lcp(siconos_lcp / (std::string(stem) + ".dat"));
+        sdk::LcpData p = read_siconos_lcp(siconos_lcp / (std::string(stem) + ".dat"));
         ASSERT_FALSE(exactly_symmetric(p));
-        LcpProblem t = p;
+        sdk::LcpData t = p;
         for (uint32_t i = 0; i < p.n; ++i) {
             for (uint32_t j = 0; j < p.n; ++j) t.dense[i + size_t{p.n} * j] = a_at(p, j, i);
         }
@@ -121,12 +121,12 @@ TEST(SiconosLcp, BlockStorageReadsTheSameMatrixAsDense) {
     // dense file, would not match.
     for (const char* stem : {"lcp_ortiz", "lcp_deudeu", "lcp_trivial"}) {
         SCOPED_TRACE(stem);
-        const LcpProblem dense = read_siconos_lcp(siconos_lcp / (std::string(stem) + ".dat"));
-        const LcpProblem block = read_siconos_lcp(siconos_lcp / (std::string(stem) + "_block.dat"));
+        const sdk::LcpData dense = read_siconos_lcp(siconos_lcp / (std::string(stem) + ".dat"));
+        const sdk::LcpData block = read_siconos_lcp(siconos_lcp / (std::string(stem) + "_block.dat"));
         EXPECT_EQ(dense.dense, block.dense);
         EXPECT_EQ(dense.b, block.b);
     }
-    const LcpProblem ortiz = read_siconos_lcp(siconos_lcp / "lcp_ortiz.dat");
+    const sdk::LcpData ortiz = read_siconos_lcp(siconos_lcp / "lcp_ortiz.dat");
     EXPECT_EQ(a_at(ortiz, 1, 0), -1.0);  // first column (3, -1, 0, 0)
     EXPECT_EQ(a_at(ortiz, 0, 3), -1.0);  // last column (-1, 1, -1, 2)
 }
@@ -134,7 +134,7 @@ TEST(SiconosLcp, BlockStorageReadsTheSameMatrixAsDense) {
 TEST(SiconosLcp, PerturbedPangHasAFarkasCertificateOfInfeasibility) {
     // {x >= 0, A x + b >= 0} is empty iff some y >= 0 has A'y <= 0 and
     // b'y < 0 (Farkas). y = e0: row 0 of A is (0, -1, -1) and b0 = -1e-4.
-    const LcpProblem p = read_siconos_lcp(siconos_lcp / "lcp_Pang_isolated_sol_perturbed.dat");
+    const sdk::LcpData p = read_siconos_lcp(siconos_lcp / "lcp_Pang_isolated_sol_perturbed.dat");
     ASSERT_EQ(p.n, 3u);
     EXPECT_EQ(a_at(p, 0, 0), 0.0);
     EXPECT_EQ(a_at(p, 0, 1), -1.0);
@@ -144,7 +144,7 @@ TEST(SiconosLcp, PerturbedPangHasAFarkasCertificateOfInfeasibility) {
 
 TEST(SiconosLcp, MmcIsSymmetricPositiveDefinite) {
     // So its solution exists and is unique (a P-matrix).
-    const LcpProblem p = read_siconos_lcp(siconos_lcp / "lcp_mmc.dat");
+    const sdk::LcpData p = read_siconos_lcp(siconos_lcp / "lcp_mmc.dat");
     ASSERT_EQ(p.n, 26u);
     EXPECT_TRUE(p.matrix_properties & PIVOT_MATRIX_SYMMETRIC);
     EXPECT_TRUE(cholesky_succeeds(p));
@@ -154,7 +154,7 @@ TEST(SiconosLcp, TobennaIsAGameLcpInColumnMajor) {
     // A game LCP [P -E'; E 0], b = (0, -1): rows 32..39 say that each block
     // of 4 strategies sums to >= 1, columns 32..39 subtract the payoff
     // variables. Read transposed, row 32 would be -sum - 1 >= 0: infeasible.
-    const LcpProblem p = read_siconos_lcp(siconos_lcp / "lcp_tobenna.dat");
+    const sdk::LcpData p = read_siconos_lcp(siconos_lcp / "lcp_tobenna.dat");
     ASSERT_EQ(p.n, 40u);
     for (uint32_t j = 0; j < 4; ++j) {
         EXPECT_EQ(a_at(p, 32, j), 1.0);
@@ -168,7 +168,7 @@ TEST(SiconosLcp, EveryCopiedFileReads) {
     size_t count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(siconos_lcp)) {
         SCOPED_TRACE(entry.path().string());
-        const LcpProblem p = read_siconos_lcp(entry.path());
+        const sdk::LcpData p = read_siconos_lcp(entry.path());
         EXPECT_GT(p.n, 0u);
         EXPECT_EQ(p.dense.size(), size_t{p.n} * p.n);
         ++count;
@@ -186,7 +186,7 @@ TEST(SiconosFrictionContact, OneContactSolvedByHand) {
     ASSERT_EQ(fc.dimension, 3u);
     ASSERT_EQ(fc.contacts, 1u);
     EXPECT_EQ(fc.mu[0], 0.1);
-    const LcpProblem p = friction_pyramid_problem(fc);
+    const sdk::LcpData p = friction_pyramid_problem(fc);
     const double rn = 1.0 / 15.3;
     expect_solution(p, {rn, -0.1 * rn, -0.1 * rn});
     EXPECT_EQ(p.findex, (std::vector<int32_t>{-1, 0, 0}));
@@ -199,7 +199,7 @@ TEST(SiconosFrictionContact, ThreeUnitContactsSolvedByHand) {
     // mid(-0.1, 0.1, -q_t) = -0.1. Dense and sparse-block files agree.
     for (const char* file : {"FC3D_Example1.dat", "FC3D_Example1_SBM.dat"}) {
         SCOPED_TRACE(file);
-        const LcpProblem p = friction_pyramid_problem(read_siconos_friction_contact(siconos_fc / file));
+        const sdk::LcpData p = friction_pyramid_problem(read_siconos_friction_contact(siconos_fc / file));
         ASSERT_EQ(p.n, 9u);
         expect_solution(p, {1, -0.1, -0.1, 1, -0.1, -0.1, 1, -0.1, -0.1});
     }
@@ -215,7 +215,7 @@ TEST(SiconosFrictionContact, EveryCopiedFileIsADelassusProblem) {
         const std::string name = entry.path().filename().string();
         SCOPED_TRACE(name);
         const auto fc = read_siconos_friction_contact(entry.path());
-        const LcpProblem p = friction_pyramid_problem(fc);
+        const sdk::LcpData p = friction_pyramid_problem(fc);
         ASSERT_EQ(p.n, fc.dimension * fc.contacts);
         double largest = 0.0;
         double asymmetry = 0.0;
@@ -278,8 +278,8 @@ TEST(Random, FollowsTheStandardSequence) {
 }
 
 TEST(Generators, AreDeterministic) {
-    const LcpProblem a = random_contact_problem({});
-    const LcpProblem b = random_contact_problem({});
+    const sdk::LcpData a = random_contact_problem({});
+    const sdk::LcpData b = random_contact_problem({});
     EXPECT_EQ(a.dense, b.dense);
     EXPECT_EQ(a.b, b.b);
     EXPECT_EQ(random_spd_lcp(16, 3).dense, random_spd_lcp(16, 3).dense);
@@ -287,7 +287,7 @@ TEST(Generators, AreDeterministic) {
 
 TEST(Generators, SpdIsSymmetricPositiveDefinite) {
     for (uint32_t n : {4u, 16u, 64u}) {
-        const LcpProblem p = random_spd_lcp(n, n);
+        const sdk::LcpData p = random_spd_lcp(n, n);
         EXPECT_TRUE(exactly_symmetric(p));
         EXPECT_TRUE(cholesky_succeeds(p));
         EXPECT_TRUE(p.is_standard_lcp());
@@ -296,7 +296,7 @@ TEST(Generators, SpdIsSymmetricPositiveDefinite) {
 
 TEST(Generators, DiagonallyDominantIsAPMatrix) {
     // All 15 principal minors of the 4x4 matrix are positive.
-    const LcpProblem p = random_diagonally_dominant_lcp(4, 104);
+    const sdk::LcpData p = random_diagonally_dominant_lcp(4, 104);
     EXPECT_FALSE(p.matrix_properties & PIVOT_MATRIX_SYMMETRIC);
     for (uint32_t mask = 1; mask < 16; ++mask) {
         std::vector<uint32_t> idx;
@@ -327,7 +327,7 @@ TEST(Generators, ContactProblemHasTheEngineStructure) {
     scene.contacts = 10;
     scene.ball_joints = 2;
     scene.motors = 3;
-    const LcpProblem p = random_contact_problem(scene);
+    const sdk::LcpData p = random_contact_problem(scene);
     ASSERT_EQ(p.n, 10u * 3 + 6 + 3);
     EXPECT_TRUE(exactly_symmetric(p));
     EXPECT_TRUE(cholesky_succeeds(p));  // + eps I
@@ -357,7 +357,7 @@ TEST(Generators, DuplicatedContactsMakeASingular) {
     scene.contacts = 6;
     scene.duplicated_contacts = 3;
     scene.regularization = 0.0;
-    const LcpProblem p = random_contact_problem(scene);
+    const sdk::LcpData p = random_contact_problem(scene);
     ASSERT_EQ(p.n, 27u);
     // Contact k + 6 repeats contact k: identical rows and b.
     for (uint32_t r = 0; r < 9; ++r) {
@@ -374,7 +374,7 @@ TEST(Generators, RedundantContactsAreSingular) {
     scene.friction = false;
     scene.regularization = 0.0;
     scene.penetration_bias = false;
-    const LcpProblem p = random_contact_problem(scene);
+    const sdk::LcpData p = random_contact_problem(scene);
     ASSERT_EQ(p.n, 40u);
     EXPECT_TRUE(p.is_standard_lcp());
     EXPECT_TRUE(exactly_symmetric(p));
@@ -388,7 +388,7 @@ TEST(Generators, InconsistentJointRowsDifferOnlyInB) {
     scene.ball_joints = 1;
     scene.regularization = 0.0;
     scene.inconsistent_duplicate_joint = true;
-    const LcpProblem p = random_contact_problem(scene);
+    const sdk::LcpData p = random_contact_problem(scene);
     ASSERT_EQ(p.n, 4u + 3 + 3);
     // Rows 4 and 7: the same free row, b differing by 1, so w4 - w7 = -1.
     for (uint32_t j = 0; j < p.n; ++j) EXPECT_EQ(a_at(p, 4, j), a_at(p, 7, j));
@@ -400,7 +400,7 @@ TEST(Generators, ClassicsHaveTheirKnownSolutions) {
     expect_solution(murty_lcp(10), murty_solution(10));
     expect_solution(chvatal_cycling_lcp(), chvatal_cycling_solution());
     std::vector<double> x;
-    const LcpProblem d = degenerate_constructed_lcp(18, 18, &x);
+    const sdk::LcpData d = degenerate_constructed_lcp(18, 18, &x);
     expect_solution(d, x);
     size_t degenerate_rows = 0;
     std::vector<double> w(d.n);
@@ -415,7 +415,7 @@ TEST(Generators, ClassicsHaveTheirKnownSolutions) {
 
 TEST(Generators, InfeasibleProblemsHaveFarkasCertificates) {
     // y >= 0 with A'y <= 0 and b'y < 0 proves {x >= 0, A x + b >= 0} empty.
-    const auto certify = [](const LcpProblem& p, const std::vector<double>& y) {
+    const auto certify = [](const sdk::LcpData& p, const std::vector<double>& y) {
         double by = 0.0;
         for (uint32_t i = 0; i < p.n; ++i) by += p.b[i] * y[i];
         EXPECT_LT(by, 0.0);
@@ -429,7 +429,7 @@ TEST(Generators, InfeasibleProblemsHaveFarkasCertificates) {
     certify(infeasible_indefinite_lcp(), {1, 0});
     certify(infeasible_skew_lcp(), {0, 1});
     // Free rows: A x + b = 0 has no solution: y = (1, -1), A'y = 0, b'y = 2.
-    const LcpProblem f = inconsistent_free_rows_problem();
+    const sdk::LcpData f = inconsistent_free_rows_problem();
     EXPECT_EQ(a_at(f, 0, 0) - a_at(f, 1, 0), 0.0);
     EXPECT_EQ(a_at(f, 0, 1) - a_at(f, 1, 1), 0.0);
     EXPECT_EQ(f.b[0] - f.b[1], 2.0);
@@ -438,7 +438,7 @@ TEST(Generators, InfeasibleProblemsHaveFarkasCertificates) {
 // ================================================================ residual
 TEST(Residual, IsTheNaturalMapResidual) {
     // A = I, b = (-1, 1, 0), bounds [0, inf), [0, inf), [-1, 1].
-    LcpProblem p = LcpProblem::standard(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 1, 0});
+    sdk::LcpData p = sdk::LcpData::standard(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 1, 0});
     p.lo[2] = -1;
     p.hi[2] = 1;
     EXPECT_EQ(independent_residual(p, {1, 0, 0}), 0.0);
@@ -451,7 +451,7 @@ TEST(Residual, IsTheNaturalMapResidual) {
 TEST(Residual, AppliesTheFrictionIndex) {
     // Row 1: |x1| <= 0.5 |x0|. x = (2, 1): bounds [-1, 1], w1 = x1 + 3 = 4 >
     // 0 pushes x1 to its lower bound -1: residual |1 - (-1)| = 2.
-    LcpProblem p = LcpProblem::standard(2, {1, 0, 0, 1}, {-2, 3});
+    sdk::LcpData p = sdk::LcpData::standard(2, {1, 0, 0, 1}, {-2, 3});
     p.lo[1] = -0.5;
     p.hi[1] = 0.5;
     p.findex[1] = 0;
@@ -460,7 +460,7 @@ TEST(Residual, AppliesTheFrictionIndex) {
 }
 
 TEST(Residual, NanAndInfAreInfiniteNeverHidden) {
-    LcpProblem p = LcpProblem::standard(2, {1, 0, 0, 1}, {-1, -1});
+    sdk::LcpData p = sdk::LcpData::standard(2, {1, 0, 0, 1}, {-1, -1});
     EXPECT_EQ(independent_residual(p, {NAN, 1}), HUGE_VAL);
     EXPECT_EQ(independent_residual(p, {HUGE_VAL, 1}), HUGE_VAL);
     p.dense[2] = NAN;  // A(0, 1), multiplied by x1 = 0: NaN * 0 is NaN
@@ -468,13 +468,13 @@ TEST(Residual, NanAndInfAreInfiniteNeverHidden) {
 }
 
 TEST(Residual, CaseToleranceScalesWithB) {
-    const LcpProblem p = LcpProblem::standard(2, {1, 0, 0, 1}, {-300, 2});
+    const sdk::LcpData p = sdk::LcpData::standard(2, {1, 0, 0, 1}, {-300, 2});
     EXPECT_DOUBLE_EQ(case_tolerance(p, 1e-8), 3e-6);
-    const LcpProblem small = LcpProblem::standard(1, {1}, {0.01});
+    const sdk::LcpData small = sdk::LcpData::standard(1, {1}, {0.01});
     EXPECT_DOUBLE_EQ(case_tolerance(small, 1e-8), 1e-8);
     // A compliant-free light contact: A = 1e-4, b = -10, x = 1e5; 1e-8
     // relative to that impulse.
-    LcpProblem light = LcpProblem::standard(1, {1e-4}, {-10});
+    sdk::LcpData light = sdk::LcpData::standard(1, {1e-4}, {-10});
     EXPECT_DOUBLE_EQ(case_tolerance(light, 1e-8), 1e-3);
     light.make_sparse();
     light.dense.clear();
@@ -587,7 +587,7 @@ TEST(Cases, EveryProblemIsWellFormed) {
     for (const Case& c : conformance_cases(data_dir)) {
         if (c.kind == CaseKind::behaviour || c.kind == CaseKind::invalid_input) continue;
         SCOPED_TRACE(c.name);
-        const LcpProblem p = c.problem();
+        const sdk::LcpData p = c.problem();
         ASSERT_EQ(p.dense.size(), size_t{p.n} * p.n);
         ASSERT_EQ(p.b.size(), p.n);
         ASSERT_EQ(p.findex.size(), p.n);

@@ -73,4 +73,22 @@ if(EXISTS "${prefix}/bin/pivot_solver_conformance")
   set(run_dir "${WORK_DIR}")
   run("${prefix}/bin/pivot_solver_conformance" --plugin "${prefix}/lib/pivot/plugins/pivot_solver_dantzig.so"
       --solver pivot.solver.dantzig --expect "${PIVOT_SOURCE_DIR}/tests/conformance/dantzig.expect")
+
+  # The kit as a library (find_package(pivot COMPONENTS conformance)): a
+  # solver author's test program built outside the project, with the kit's
+  # cases and one of its own, finds the installed problem files through the
+  # installed libpivot and passes on the installed Dantzig plugin.
+  set(run_dir "${WORK_DIR}/examples/solver_conformance")
+  if(NOT EXISTS "${run_dir}/solver_conformance_test")
+    message(FATAL_ERROR "the conformance kit is installed but examples/solver_conformance was not built: "
+                        "find_package(pivot COMPONENTS conformance) did not find it")
+  endif()
+  run("${run_dir}/solver_conformance_test" --plugin "${prefix}/lib/pivot/plugins/pivot_solver_dantzig.so"
+      --solver pivot.solver.dantzig --expect "${PIVOT_SOURCE_DIR}/tests/conformance/dantzig.expect")
+  if(NOT last_output MATCHES "\\[       OK \\] AuthorCases\\.sixty_contacts_with_joints" OR
+     NOT last_output MATCHES "\\[       OK \\] Solvable\\.is_solved/bench_lcp_nc333_fric" OR
+     NOT last_output MATCHES "\\[  PASSED  \\]")
+    message(FATAL_ERROR "solver_conformance_test did not run the author's case and the kit's installed "
+                        "problem files:\n${last_output}")
+  endif()
 endif()

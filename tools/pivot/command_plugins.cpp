@@ -42,19 +42,6 @@ const char* kUsage =
     "  --timeout S     with --probe: give up on a plugin that has not finished\n"
     "                  loading after S seconds (default 10; it is killed)\n";
 
-nlohmann::json plugin_json(const PluginRecord& p) {
-    return {{"kind", kind_name(p.kind)},
-            {"id", p.id},
-            {"version", p.version},
-            {"abi", fmt::format("{}.{}", p.abi_major, p.abi_minor)},
-            {"file", p.file},
-            {"parameters", params_to_json(p)},
-            {"name", p.name},
-            {"vendor", p.vendor},
-            {"description", p.description},
-            {"capabilities", capability_names(p)}};
-}
-
 void print_plugin_text(const PluginRecord& p) {
     fmt::print("{:<9} {:<32} {:<9} abi {}.{}  {}\n", kind_name(p.kind), p.id, p.version, p.abi_major, p.abi_minor,
                p.file);
@@ -72,7 +59,7 @@ int list_plugins(const CommonOptions& common, bool json) {
     const bool explicit_ok = load_plugins(registry, common);
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto* p : registry.plugins()) out.push_back(plugin_json(*p));
+        for (const auto* p : registry.plugins()) out.push_back(plugin_to_json(*p));
         std::cout << out.dump(2) << "\n";
     } else if (registry.plugins().empty()) {
         fmt::print("no plugins found (looked next to pivot, in PIVOT_PLUGIN_PATH and --plugins)\n");
@@ -89,7 +76,7 @@ int probe_here(const std::string& file, bool json) {
     if (json) {
         nlohmann::json out = {{"file", file}, {"ok", report.ok()}, {"problems", report.problems},
                               {"notes", report.notes}, {"plugins", nlohmann::json::array()}};
-        for (const auto* p : registry.plugins()) out["plugins"].push_back(plugin_json(*p));
+        for (const auto* p : registry.plugins()) out["plugins"].push_back(plugin_to_json(*p));
         std::cout << out.dump(2) << std::endl;
     } else {
         for (const auto& note : report.notes) fmt::print("note: {}\n", note);

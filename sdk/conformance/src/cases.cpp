@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "lcp/lcp_file.hpp"
 #include "pivot/solver_support.hpp"
 #include "pivot/conformance/kit.hpp"
 #include "pivot/conformance/problems.hpp"
@@ -31,7 +30,7 @@ const char* kind_name(CaseKind kind) {
 
 namespace {
 
-using Problem = std::function<LcpProblem()>;
+using Problem = std::function<sdk::LcpData()>;
 
 Case make(std::string name, CaseKind kind, std::string summary, Problem problem) {
     Case c;
@@ -61,7 +60,7 @@ std::string sanitized(const std::string& text) {
 }
 
 // ------------------------------------------------------------ problems
-LcpProblem contacts(uint32_t count, uint64_t seed, bool friction = true, uint32_t joints = 0, uint32_t motors = 0,
+sdk::LcpData contacts(uint32_t count, uint64_t seed, bool friction = true, uint32_t joints = 0, uint32_t motors = 0,
                     uint32_t duplicated = 0, double regularization = 1e-4) {
     ContactScene scene;
     scene.contacts = count;
@@ -74,12 +73,12 @@ LcpProblem contacts(uint32_t count, uint64_t seed, bool friction = true, uint32_
     return random_contact_problem(scene);
 }
 
-LcpProblem rich_contacts() { return contacts(10, 1010, true, 2, 4); }
-LcpProblem boxed_frictionless() { return contacts(10, 1020, false, 2, 4); }
+sdk::LcpData rich_contacts() { return contacts(10, 1010, true, 2, 4); }
+sdk::LcpData boxed_frictionless() { return contacts(10, 1020, false, 2, 4); }
 
 // A small boxed problem without friction index whose last row is a motor
 // (finite box), to break its bounds.
-LcpProblem small_boxed() { return contacts(2, 2002, false, 1, 2); }
+sdk::LcpData small_boxed() { return contacts(2, 2002, false, 1, 2); }
 
 // ------------------------------------------------------------ helpers for behaviour cases
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
@@ -113,11 +112,11 @@ std::string difference(const Attempt& a, const Attempt& b) {
 
 // The first of the behaviour base problems the solver accepts: the richest
 // (contacts with friction, joints and motors) first.
-std::optional<LcpProblem> base_problem(const Session& s) {
+std::optional<sdk::LcpData> base_problem(const Session& s) {
     const Problem candidates[] = {rich_contacts, boxed_frictionless, [] { return random_spd_lcp(16, 16); },
                                   [] { return random_diagonally_dominant_lcp(16, 116); }};
     for (const auto& make_problem : candidates) {
-        LcpProblem p = make_problem();
+        sdk::LcpData p = make_problem();
         if (s.incompatibility(p).empty()) return p;
     }
     return std::nullopt;
@@ -125,28 +124,28 @@ std::optional<LcpProblem> base_problem(const Session& s) {
 
 // A second problem of the same shape (for clone / reset: history from the
 // first, then this one).
-LcpProblem perturbed(const LcpProblem& p, uint64_t seed) {
-    LcpProblem q = p;
+sdk::LcpData perturbed(const sdk::LcpData& p, uint64_t seed) {
+    sdk::LcpData q = p;
     Random random(seed);
     for (double& v : q.b) v += random.uniform(-0.1, 0.1);
     return q;
 }
 
-bool has_cap(const Session& s, uint64_t cap) { return s.solver().has(cap); }
+bool has_cap(const Session& s, uint64_t cap) { return s.has(cap); }
 
 CaseResult needs(const char* what) { return CaseResult::skip(fmt::format("the solver does not declare {}", what)); }
 
 CaseResult no_base() { return CaseResult::skip("the solver accepts none of the behaviour base problems"); }
 
-Outcome solved_outcome(const Session& s, const LcpProblem& given, const Attempt& a) {
+Outcome solved_outcome(const Session& s, const sdk::LcpData& given, const Attempt& a) {
     return judge_solvable(a, s.tolerance(given), s.claim_limit(given));
 }
 
 // ------------------------------------------------------------ behaviour cases
-CaseResult determinism(const Session& s, const LcpProblem& problem) {
+CaseResult determinism(const Session& s, const sdk::LcpData& problem) {
     if (!has_cap(s, PIVOT_SOLVER_CAP_DETERMINISTIC)) return needs("DETERMINISTIC");
     if (std::string why = s.incompatibility(problem); !why.empty()) return CaseResult::skip(why);
-    const LcpProblem given = s.as_given(problem);
+    const sdk::LcpData given = s.as_given(problem);
     const Attempt first = s.solve(s.instance(given), given);
     const Attempt second = s.solve(s.instance(given), given);
     if (std::string d = difference(first, second); !d.empty()) {
@@ -158,8 +157,8 @@ CaseResult determinism(const Session& s, const LcpProblem& problem) {
 CaseResult same_instance_twice(const Session& s) {
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
-    PluginInstance solver = s.instance(given);
+    const sdk::LcpData given = s.as_given(*base);
+    SolverInstance solver = s.instance(given);
     const Attempt first = s.solve(solver, given);
     const Attempt second = s.solve(solver, given);
     const Outcome o1 = solved_outcome(s, given, first);
@@ -170,16 +169,16 @@ CaseResult same_instance_twice(const Session& s) {
 }
 
 CaseResult clone_continues_identically(const Session& s) {
-    if (s.solver().instance_functions().clone == nullptr) {
+    if (s.functions().instance.clone == nullptr) {
         return CaseResult::skip("the solver has no clone function (instances cannot be cloned)");
     }
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
-    const LcpProblem next = perturbed(given, 77);
-    PluginInstance original = s.instance(given);
+    const sdk::LcpData given = s.as_given(*base);
+    const sdk::LcpData next = perturbed(given, 77);
+    SolverInstance original = s.instance(given);
     const Attempt history = s.solve(original, given);
-    PluginInstance copy = original.clone();
+    SolverInstance copy = original.clone();
     const bool warm = has_cap(s, PIVOT_SOLVER_CAP_WARM_START) && history.usable;
     const Attempt a = s.solve(original, next, warm ? &history.x : nullptr);
     const Attempt b = s.solve(copy, next, warm ? &history.x : nullptr);
@@ -201,9 +200,9 @@ CaseResult reset_forgets_history(const Session& s) {
     if (!has_cap(s, PIVOT_SOLVER_CAP_DETERMINISTIC)) return needs("DETERMINISTIC");
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
-    const LcpProblem next = perturbed(given, 78);
-    PluginInstance used = s.instance(given);
+    const sdk::LcpData given = s.as_given(*base);
+    const sdk::LcpData next = perturbed(given, 78);
+    SolverInstance used = s.instance(given);
     (void)s.solve(used, given);
     used.reset();
     const Attempt a = s.solve(used, next);
@@ -215,14 +214,14 @@ CaseResult reset_forgets_history(const Session& s) {
 }
 
 CaseResult reserve_gives_same_bits(const Session& s) {
-    if (s.solver().solver.reserve == nullptr) return CaseResult::skip("the solver has no reserve function");
+    if (s.functions().reserve == nullptr) return CaseResult::skip("the solver has no reserve function");
     if (!has_cap(s, PIVOT_SOLVER_CAP_DETERMINISTIC)) return needs("DETERMINISTIC");
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
-    PluginInstance reserved = s.instance(given);
+    const sdk::LcpData given = s.as_given(*base);
+    SolverInstance reserved = s.instance(given);
     const auto nnz = static_cast<uint32_t>(given.has_sparse() ? given.values.size() : size_t{given.n} * given.n);
-    const pivot_status r = s.solver().solver.reserve(reserved.handle(), given.n, nnz);
+    const pivot_status r = s.functions().reserve(reserved.handle(), given.n, nnz);
     if (r != PIVOT_OK && r != PIVOT_WARNING) {
         return CaseResult::of({Verdict::fail, fmt::format("reserve({}, {}) failed with status {}", given.n, nnz,
                                                           static_cast<int>(r))});
@@ -236,12 +235,12 @@ CaseResult reserve_gives_same_bits(const Session& s) {
 }
 
 CaseResult reserve_smaller_then_grow(const Session& s) {
-    if (s.solver().solver.reserve == nullptr) return CaseResult::skip("the solver has no reserve function");
+    if (s.functions().reserve == nullptr) return CaseResult::skip("the solver has no reserve function");
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
-    PluginInstance solver = s.instance(given);
-    const pivot_status r = s.solver().solver.reserve(solver.handle(), 1, 1);
+    const sdk::LcpData given = s.as_given(*base);
+    SolverInstance solver = s.instance(given);
+    const pivot_status r = s.functions().reserve(solver.handle(), 1, 1);
     if (r != PIVOT_OK && r != PIVOT_WARNING) {
         return CaseResult::of({Verdict::fail, fmt::format("reserve(1, 1) failed with status {}", static_cast<int>(r))});
     }
@@ -254,7 +253,7 @@ CaseResult warm_start_from_solution(const Session& s) {
     if (!has_cap(s, PIVOT_SOLVER_CAP_WARM_START)) return needs("WARM_START");
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
+    const sdk::LcpData given = s.as_given(*base);
     const Attempt cold = s.solve(s.instance(given), given);
     const Outcome cold_outcome = solved_outcome(s, given, cold);
     if (cold_outcome.verdict != Verdict::pass) {
@@ -270,7 +269,7 @@ CaseResult warm_start_from_poor_guess(const Session& s) {
     if (!has_cap(s, PIVOT_SOLVER_CAP_WARM_START)) return needs("WARM_START");
     const auto base = base_problem(s);
     if (!base) return no_base();
-    const LcpProblem given = s.as_given(*base);
+    const sdk::LcpData given = s.as_given(*base);
     // A guess far from the solution but within the bounds: rows without a
     // friction index first, then the friction rows within lo|x_j|..hi|x_j|.
     Random random(4242);
@@ -288,9 +287,9 @@ CaseResult time_budget_tiny(const Session& s) {
                                   [] { return random_spd_lcp(64, 64); },
                                   [] { return random_diagonally_dominant_lcp(64, 164); }};
     for (const auto& make_problem : candidates) {
-        const LcpProblem p = make_problem();
+        const sdk::LcpData p = make_problem();
         if (!s.incompatibility(p).empty()) continue;
-        const LcpProblem given = s.as_given(p);
+        const sdk::LcpData given = s.as_given(p);
         const Attempt a = s.solve(s.instance(given), given, nullptr, 1e-7);
         const Outcome o = solved_outcome(s, given, a);
         if (o.verdict == Verdict::fake) return CaseResult::of(o);
@@ -307,7 +306,7 @@ CaseResult matrix_form(const Session& s, bool both) {
     }
     const auto base = base_problem(s);
     if (!base) return no_base();
-    LcpProblem given = *base;
+    sdk::LcpData given = *base;
     given.make_sparse();
     if (!both) given.dense.clear();
     const Attempt a = s.solve(s.instance(given), given);
@@ -316,9 +315,9 @@ CaseResult matrix_form(const Session& s, bool both) {
 }
 
 CaseResult empty_problem(const Session& s) {
-    LcpProblem p = LcpProblem::standard(0, {}, {});
+    sdk::LcpData p = sdk::LcpData::standard(0, {}, {});
     p.matrix_properties = PIVOT_MATRIX_SYMMETRIC;
-    const LcpProblem given = s.as_given(p);
+    const sdk::LcpData given = s.as_given(p);
     const Attempt a = s.solve(s.instance(given), given);
     if (a.usable && a.report.status == PIVOT_SOLVE_CONVERGED) {
         return CaseResult::of({Verdict::pass, "n = 0 solved: " + attempt_summary(a)});
@@ -330,26 +329,35 @@ CaseResult empty_problem(const Session& s) {
 // ------------------------------------------------------------ invalid input
 // A copy of `p` broken by `breaker`; the SYMMETRIC hint is kept (NaN is
 // placed symmetrically, but NaN != NaN would hide the symmetry).
-Problem broken(Problem base, std::function<void(LcpProblem&)> breaker) {
+Problem broken(Problem base, std::function<void(sdk::LcpData&)> breaker) {
     return [base = std::move(base), breaker = std::move(breaker)] {
-        LcpProblem p = base();
+        sdk::LcpData p = base();
         breaker(p);
         return p;
     };
 }
 
-void set_symmetric_pair(LcpProblem& p, uint32_t i, uint32_t j, double v) {
+void set_symmetric_pair(sdk::LcpData& p, uint32_t i, uint32_t j, double v) {
     p.dense[i + static_cast<size_t>(j) * p.n] = v;
     p.dense[j + static_cast<size_t>(i) * p.n] = v;
 }
 
 // The last row of small_boxed() is a motor with a finite box.
-uint32_t motor_row(const LcpProblem& p) { return p.n - 1; }
+uint32_t motor_row(const sdk::LcpData& p) { return p.n - 1; }
 
 // A tangent row of contacts(2, ...) with friction: row 1 (findex 0).
 constexpr uint32_t friction_row = 1;
 
 // ------------------------------------------------------------ data files
+// A pivot-lcp/1 file, read by the engine's own reader (pivot_lcp_read_file).
+sdk::LcpData read_lcp_file(const std::filesystem::path& file) {
+    pivot_lcp* lcp = nullptr;
+    if (pivot_lcp_read_file(file.string().c_str(), &lcp) != PIVOT_OK) throw Error(last_error());
+    sdk::LcpData data = sdk::LcpData::copy_of(*pivot_lcp_problem_of(lcp));
+    pivot_lcp_destroy(lcp);
+    return data;
+}
+
 // Siconos LCPs known to have no solution (proof in the README of
 // tests/data/siconos).
 const std::set<std::string> siconos_lcp_without_solution = {"lcp_Pang_isolated_sol_perturbed"};
@@ -421,7 +429,7 @@ void add_file_cases(std::vector<Case>& cases, const std::filesystem::path& data_
                              "Siconos frictional contact as a boxed problem (friction pyramid), " +
                                  file.filename().string(),
                              [file] {
-                                 LcpProblem p = friction_pyramid_problem(read_siconos_friction_contact(file));
+                                 sdk::LcpData p = friction_pyramid_problem(read_siconos_friction_contact(file));
                                  // Symmetric to the rounding of its assembly:
                                  // made exactly so, so that the hint holds.
                                  if (relative_asymmetry(p) <= 1e-12) symmetrize(p);
@@ -432,7 +440,7 @@ void add_file_cases(std::vector<Case>& cases, const std::filesystem::path& data_
                              "the same with A = (M + M')/2, as an engine gives a symmetric solver (M's asymmetry "
                              "is assembly error), " + file.filename().string(),
                              [file] {
-                                 LcpProblem p = friction_pyramid_problem(read_siconos_friction_contact(file));
+                                 sdk::LcpData p = friction_pyramid_problem(read_siconos_friction_contact(file));
                                  symmetrize(p);
                                  return p;
                              }));
@@ -525,34 +533,37 @@ std::vector<Case> conformance_cases(const std::filesystem::path& data_dir, std::
                 });
     // ---- invalid input: must be refused with INVALID_PROBLEM.
     const Problem standard_base = [] { return random_spd_lcp(6, 6); };
-    invalid("nan_in_b", "b[2] = NaN", broken(standard_base, [](LcpProblem& p) { p.b[2] = NAN; }));
-    invalid("inf_in_b", "b[2] = +inf", broken(standard_base, [](LcpProblem& p) { p.b[2] = HUGE_VAL; }));
-    invalid("nan_in_A_diagonal", "A(3, 3) = NaN", broken(standard_base, [](LcpProblem& p) {
+    invalid("nan_in_b", "b[2] = NaN", broken(standard_base, [](sdk::LcpData& p) { p.b[2] = NAN; }));
+    invalid("inf_in_b", "b[2] = +inf", broken(standard_base, [](sdk::LcpData& p) { p.b[2] = HUGE_VAL; }));
+    invalid("nan_in_A_diagonal", "A(3, 3) = NaN", broken(standard_base, [](sdk::LcpData& p) {
                 set_symmetric_pair(p, 3, 3, NAN);
             }));
-    invalid("nan_in_A_off_diagonal", "A(1, 4) = A(4, 1) = NaN", broken(standard_base, [](LcpProblem& p) {
+    invalid("nan_in_A_off_diagonal", "A(1, 4) = A(4, 1) = NaN", broken(standard_base, [](sdk::LcpData& p) {
                 set_symmetric_pair(p, 1, 4, NAN);
             }));
-    invalid("inf_in_A_off_diagonal", "A(0, 5) = A(5, 0) = +inf", broken(standard_base, [](LcpProblem& p) {
+    invalid("inf_in_A_off_diagonal", "A(0, 5) = A(5, 0) = +inf", broken(standard_base, [](sdk::LcpData& p) {
                 set_symmetric_pair(p, 0, 5, HUGE_VAL);
             }));
-    invalid("nan_in_lo", "lo = NaN on a motor row", broken(small_boxed, [](LcpProblem& p) { p.lo[motor_row(p)] = NAN; }));
-    invalid("nan_in_hi", "hi = NaN on a motor row", broken(small_boxed, [](LcpProblem& p) { p.hi[motor_row(p)] = NAN; }));
+    invalid("nan_in_lo", "lo = NaN on a motor row",
+            broken(small_boxed, [](sdk::LcpData& p) { p.lo[motor_row(p)] = NAN; }));
+    invalid("nan_in_hi", "hi = NaN on a motor row",
+            broken(small_boxed, [](sdk::LcpData& p) { p.hi[motor_row(p)] = NAN; }));
     invalid("lo_plus_inf", "lo = +inf on a motor row (an empty interval)",
-            broken(small_boxed, [](LcpProblem& p) { p.lo[motor_row(p)] = HUGE_VAL; }));
+            broken(small_boxed, [](sdk::LcpData& p) { p.lo[motor_row(p)] = HUGE_VAL; }));
     invalid("hi_minus_inf", "hi = -inf on a motor row (an empty interval)",
-            broken(small_boxed, [](LcpProblem& p) { p.hi[motor_row(p)] = -HUGE_VAL; }));
-    invalid("lo_above_hi", "lo = 1 > hi = -1 on a motor row", broken(small_boxed, [](LcpProblem& p) {
+            broken(small_boxed, [](sdk::LcpData& p) { p.hi[motor_row(p)] = -HUGE_VAL; }));
+    invalid("lo_above_hi", "lo = 1 > hi = -1 on a motor row", broken(small_boxed, [](sdk::LcpData& p) {
                 p.lo[motor_row(p)] = 1.0;
                 p.hi[motor_row(p)] = -1.0;
             }));
     const Problem friction_base = [] { return contacts(2, 2020); };
     invalid("findex_out_of_range", "findex = n on a friction row",
-            broken(friction_base, [](LcpProblem& p) { p.findex[friction_row] = static_cast<int32_t>(p.n); }));
+            broken(friction_base, [](sdk::LcpData& p) { p.findex[friction_row] = static_cast<int32_t>(p.n); }));
     invalid("findex_self", "findex_i = i on a friction row",
-            broken(friction_base, [](LcpProblem& p) { p.findex[friction_row] = static_cast<int32_t>(friction_row); }));
+            broken(friction_base,
+                   [](sdk::LcpData& p) { p.findex[friction_row] = static_cast<int32_t>(friction_row); }));
     invalid("findex_below_minus_one", "findex = -2 on a friction row",
-            broken(friction_base, [](LcpProblem& p) { p.findex[friction_row] = -2; }));
+            broken(friction_base, [](sdk::LcpData& p) { p.findex[friction_row] = -2; }));
     // ---- behaviour of instances.
     cases.push_back(behaviour("empty_problem", "n = 0 is a valid problem: CONVERGED", empty_problem));
     cases.push_back(behaviour("determinism_standard", "two fresh instances, same standard LCP: same bits",

@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "common/error.hpp"
+#include "pivot/conformance/error.hpp"
 
 namespace pivot::conformance {
 
-double independent_residual(const LcpProblem& p, const std::vector<double>& x) {
+double independent_residual(const sdk::LcpData& p, const std::vector<double>& x) {
     const uint32_t n = p.n;
     if (x.size() != n) return HUGE_VAL;
     std::vector<long double> w(p.b.begin(), p.b.end());
@@ -52,7 +52,7 @@ double independent_residual(const LcpProblem& p, const std::vector<double>& x) {
     return residual;
 }
 
-double case_tolerance(const LcpProblem& p, double tolerance) {
+double case_tolerance(const sdk::LcpData& p, double tolerance) {
     double scale = 1.0;
     for (uint32_t i = 0; i < p.n; ++i) {
         const double b = std::abs(p.b[i]);

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "common/error.hpp"
+#include "pivot/conformance/error.hpp"
 #include "pivot/conformance/random.hpp"
 
 namespace pivot::conformance {
@@ -28,8 +28,8 @@ Vec3 normalized(const Vec3& a) {
 size_t at(uint32_t i, uint32_t j, uint32_t n) { return i + static_cast<size_t>(j) * n; }
 
 // A standard LCP around a column-major matrix, with its properties.
-LcpProblem standard(uint32_t n, std::vector<double> a, std::vector<double> b, uint32_t properties) {
-    LcpProblem p = LcpProblem::standard(n, std::move(a), std::move(b));
+sdk::LcpData standard(uint32_t n, std::vector<double> a, std::vector<double> b, uint32_t properties) {
+    sdk::LcpData p = sdk::LcpData::standard(n, std::move(a), std::move(b));
     p.matrix_properties = properties;
     return p;
 }
@@ -179,7 +179,7 @@ struct Contact {
 }  // namespace
 
 // ---------------------------------------------------------------- P-matrices
-LcpProblem random_spd_lcp(uint32_t n, uint64_t seed) {
+sdk::LcpData random_spd_lcp(uint32_t n, uint64_t seed) {
     Random random(seed);
     std::vector<double> a = spd_matrix(n, random);
     std::vector<double> b(n);
@@ -188,7 +188,7 @@ LcpProblem random_spd_lcp(uint32_t n, uint64_t seed) {
                     PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE | PIVOT_MATRIX_POSITIVE_DEFINITE);
 }
 
-LcpProblem random_diagonally_dominant_lcp(uint32_t n, uint64_t seed) {
+sdk::LcpData random_diagonally_dominant_lcp(uint32_t n, uint64_t seed) {
     Random random(seed);
     std::vector<double> a(static_cast<size_t>(n) * n, 0.0);
     for (uint32_t i = 0; i < n; ++i) {
@@ -202,13 +202,13 @@ LcpProblem random_diagonally_dominant_lcp(uint32_t n, uint64_t seed) {
     }
     std::vector<double> b(n);
     for (double& v : b) v = random.uniform(-1.0, 1.0);
-    LcpProblem p = standard(n, std::move(a), std::move(b), 0);
+    sdk::LcpData p = standard(n, std::move(a), std::move(b), 0);
     p.detect_symmetry();  // not symmetric (with probability 1): says so
     return p;
 }
 
 // ---------------------------------------------------------------- contacts
-LcpProblem random_contact_problem(const ContactScene& scene) {
+sdk::LcpData random_contact_problem(const ContactScene& scene) {
     if (scene.inconsistent_duplicate_joint && (scene.ball_joints == 0 || scene.regularization != 0.0)) {
         throw Error("random_contact_problem: an inconsistent duplicate joint needs a ball joint and no regularization");
     }
@@ -299,7 +299,7 @@ LcpProblem random_contact_problem(const ContactScene& scene) {
     }
 
     const auto n = static_cast<uint32_t>(rows.size());
-    LcpProblem p;
+    sdk::LcpData p;
     p.n = n;
     p.dense.assign(static_cast<size_t>(n) * n, 0.0);
     for (uint32_t j = 0; j < n; ++j) {
@@ -327,7 +327,7 @@ LcpProblem random_contact_problem(const ContactScene& scene) {
 }
 
 // ---------------------------------------------------------------- classics
-LcpProblem murty_lcp(uint32_t n) {
+sdk::LcpData murty_lcp(uint32_t n) {
     std::vector<double> a(static_cast<size_t>(n) * n, 0.0);
     for (uint32_t j = 0; j < n; ++j) {
         for (uint32_t i = 0; i < j; ++i) a[at(i, j, n)] = 2.0;
@@ -342,7 +342,7 @@ std::vector<double> murty_solution(uint32_t n) {
     return x;
 }
 
-LcpProblem chvatal_cycling_lcp() {
+sdk::LcpData chvatal_cycling_lcp() {
     // min c'x s.t. G x >= r, x >= 0, with the "<=" rows of the LP negated.
     const double g[3][4] = {{-0.5, 5.5, 2.5, -9.0}, {-0.5, 1.5, 0.5, -1.0}, {-1.0, 0.0, 0.0, 0.0}};
     const double c[4] = {-10.0, 57.0, 9.0, 24.0};
@@ -362,14 +362,14 @@ LcpProblem chvatal_cycling_lcp() {
 std::vector<double> chvatal_cycling_solution() { return {1, 0, 1, 0, 0, 18, 1}; }
 
 // ---------------------------------------------------------------- degenerate
-LcpProblem degenerate_zero_b_lcp(uint32_t n, uint64_t seed) {
-    LcpProblem p = random_spd_lcp(n, seed);
+sdk::LcpData degenerate_zero_b_lcp(uint32_t n, uint64_t seed) {
+    sdk::LcpData p = random_spd_lcp(n, seed);
     p.b.assign(n, 0.0);
     return p;
 }
 
-LcpProblem degenerate_constructed_lcp(uint32_t n, uint64_t seed, std::vector<double>* solution) {
-    LcpProblem p = random_spd_lcp(n, seed);
+sdk::LcpData degenerate_constructed_lcp(uint32_t n, uint64_t seed, std::vector<double>* solution) {
+    sdk::LcpData p = random_spd_lcp(n, seed);
     Random random(seed ^ 0x5eedu);
     std::vector<double> x(n, 0.0);
     std::vector<double> w(n, 0.0);
@@ -387,19 +387,19 @@ LcpProblem degenerate_constructed_lcp(uint32_t n, uint64_t seed, std::vector<dou
 }
 
 // ---------------------------------------------------------------- no solution
-LcpProblem infeasible_psd_lcp() {
+sdk::LcpData infeasible_psd_lcp() {
     return standard(2, {1, -1, -1, 1}, {-1, -1}, PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE);
 }
 
-LcpProblem infeasible_indefinite_lcp() { return standard(2, {-1, 0, 0, 1}, {-1, -1}, PIVOT_MATRIX_SYMMETRIC); }
+sdk::LcpData infeasible_indefinite_lcp() { return standard(2, {-1, 0, 0, 1}, {-1, -1}, PIVOT_MATRIX_SYMMETRIC); }
 
-LcpProblem infeasible_skew_lcp() {
+sdk::LcpData infeasible_skew_lcp() {
     // Column-major: A(0,1) = 1, A(1,0) = -1.
     return standard(2, {0, -1, 1, 0}, {-1, -1}, PIVOT_MATRIX_POSITIVE_SEMIDEFINITE);
 }
 
-LcpProblem inconsistent_free_rows_problem() {
-    LcpProblem p = LcpProblem::standard(2, {1, 1, 1, 1}, {1, -1});
+sdk::LcpData inconsistent_free_rows_problem() {
+    sdk::LcpData p = sdk::LcpData::standard(2, {1, 1, 1, 1}, {1, -1});
     p.lo.assign(2, -HUGE_VAL);
     p.hi.assign(2, HUGE_VAL);
     p.matrix_properties = PIVOT_MATRIX_SYMMETRIC | PIVOT_MATRIX_POSITIVE_SEMIDEFINITE;

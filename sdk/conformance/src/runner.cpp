@@ -11,9 +11,9 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
-#include "common/error.hpp"
-#include "plugin_host/checked_calls.hpp"
-#include "plugin_host/parameters.hpp"
+#include <dlfcn.h>
+
+#include "pivot/conformance/error.hpp"
 #include "pivot/conformance/kit.hpp"
 
 #ifndef PIVOT_CONFORMANCE_RELATIVE_DATA_DIR
@@ -26,53 +26,94 @@
 namespace pivot::conformance {
 
 // ---------------------------------------------------------------- Session
-Session::Session(RunnerOptions options) : options_(std::move(options)), registry_(std::make_unique<PluginRegistry>()) {
-    if (options_.plugins.empty()) throw Error("no solver plugin: pass --plugin FILE (or a folder)");
-    const LoadReport report = registry_->load_all(options_.plugins);
-    if (report.plugins_loaded == 0 || !report.ok()) {
-        std::vector<std::string> paths;
-        for (const auto& p : options_.plugins) paths.push_back(p.string());
-        throw Error(fmt::format("loading {} failed:\n  {}", fmt::join(paths, ", "),
-                                report.problems.empty() ? std::string("no plugins found")
-                                                        : fmt::format("{}", fmt::join(report.problems, "\n  "))));
+std::string last_error() { return pivot_last_error(); }
+
+nlohmann::json parse_option_value(const std::string& text) {
+    auto parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded() || parsed.is_object() || parsed.is_null()) return text;
+    return parsed;
+}
+
+SolverInstance& SolverInstance::operator=(SolverInstance&& other) noexcept {
+    if (this != &other) {
+        pivot_solver_destroy(solver_);
+        solver_ = other.solver_;
+        other.solver_ = nullptr;
     }
+    return *this;
+}
+
+SolverInstance SolverInstance::clone() const {
+    pivot_solver* copy = nullptr;
+    if (pivot_solver_clone(solver_, &copy) != PIVOT_OK) throw Error(last_error());
+    return SolverInstance(copy);
+}
+
+void SolverInstance::reset() {
+    if (pivot_solver_reset(solver_) != PIVOT_OK) throw Error(last_error());
+}
+
+Session::Session(RunnerOptions options) : options_(std::move(options)) {
+    if (options_.plugins.empty()) throw Error("no solver plugin: pass --plugin FILE (or a folder)");
+    pivot_engine* engine = nullptr;
+    if (pivot_engine_create_empty(&engine) != PIVOT_OK) throw Error(last_error());
+    engine_.reset(engine);
+    for (const auto& path : options_.plugins) {
+        if (pivot_engine_load_plugins(engine, path.string().c_str()) != PIVOT_OK) {
+            throw Error(fmt::format("loading {} failed: {}", path.string(), last_error()));
+        }
+    }
+    uint32_t index = 0;
     if (options_.solver.empty()) {
-        std::vector<const PluginRecord*> solvers;
-        for (const PluginRecord* p : registry_->plugins()) {
-            if (p->kind == PIVOT_KIND_SOLVER) solvers.push_back(p);
+        std::vector<uint32_t> solvers;
+        std::vector<std::string> ids;
+        for (uint32_t i = 0; i < pivot_engine_plugin_count(engine); ++i) {
+            pivot_plugin_info info{};
+            if (pivot_engine_plugin_info(engine, i, &info) == PIVOT_OK && info.kind == PIVOT_KIND_SOLVER) {
+                solvers.push_back(i);
+                ids.emplace_back(info.id);
+            }
         }
         if (solvers.size() != 1) {
-            std::vector<std::string> ids;
-            for (const PluginRecord* p : solvers) ids.push_back(p->id);
             throw Error(fmt::format("{} solvers loaded ({}): choose one with --solver ID", solvers.size(),
                                     fmt::join(ids, ", ")));
         }
-        solver_ = solvers.front();
-    } else {
-        solver_ = &registry_->require(PIVOT_KIND_SOLVER, options_.solver);
+        index = solvers.front();
+    } else if (pivot_engine_find_plugin(engine, PIVOT_KIND_SOLVER, options_.solver.c_str(), &index) != PIVOT_OK) {
+        throw Error(last_error());
     }
+    if (pivot_engine_plugin_info(engine, index, &solver_) != PIVOT_OK) throw Error(last_error());
+    const char* json = pivot_engine_plugin_json(engine, index);
+    if (json == nullptr) throw Error(last_error());
+    const nlohmann::json description = nlohmann::json::parse(json);
+    schema_ = description.at("parameters");
+    capability_names_ = description.at("capabilities").get<std::vector<std::string>>();
     // Fails early, with the plugin's own message, on a bad --option.
-    (void)pack_params(*solver_, ParamScope::instance, options_.params, "--option");
+    pivot_solver* probe = nullptr;
+    if (pivot_solver_create(engine, solver_.id, options_.params.dump().c_str(), &probe) != PIVOT_OK) {
+        throw Error(fmt::format("--option: {}", last_error()));
+    }
+    probe_ = SolverInstance(probe);
     if (!options_.expectations.empty()) expectations_ = read_expectations(options_.expectations);
 }
 
 std::string Session::describe_solver() const {
     std::vector<std::string> params;
-    for (const auto& p : solver_->params) params.push_back(p.name);
-    return fmt::format("solver '{}' {} ({}), file {}\n  capabilities: {}\n  parameters: {}", solver_->id,
-                       solver_->version, solver_->name, solver_->file, fmt::join(capability_names(*solver_), ", "),
+    for (const auto& p : schema_) params.push_back(p.at("name").get<std::string>());
+    return fmt::format("solver '{}' {} ({}), file {}\n  capabilities: {}\n  parameters: {}", solver_.id,
+                       solver_.version, solver_.name, solver_.file, fmt::join(capability_names_, ", "),
                        fmt::join(params, ", "));
 }
 
 namespace {
 
-bool any_findex(const LcpProblem& p) {
+bool any_findex(const sdk::LcpData& p) {
     return std::any_of(p.findex.begin(), p.findex.end(), [](int32_t f) { return f != -1; });
 }
 
-// The view the solver gets: LcpProblem::view(), with the friction index
+// The view the solver gets: LcpData::view(), with the friction index
 // whenever any entry is not -1 (so that invalid entries reach the solver).
-pivot_lcp_problem view_of(const LcpProblem& p) {
+pivot_lcp_problem view_of(const sdk::LcpData& p) {
     pivot_lcp_problem v = p.view();
     if (any_findex(p)) v.findex = p.findex.data();
     return v;
@@ -80,27 +121,33 @@ pivot_lcp_problem view_of(const LcpProblem& p) {
 
 bool user_set(const nlohmann::json& params, const char* name) { return params.is_object() && params.contains(name); }
 
+// A bound of the schema: a number, or "inf" / "-inf" (pivot plugins --json).
+double schema_number(const nlohmann::json& v) {
+    if (v.is_number()) return v.get<double>();
+    return v.get<std::string>() == "-inf" ? -HUGE_VAL : HUGE_VAL;
+}
+
 }  // namespace
 
-std::string Session::incompatibility(const LcpProblem& p) const {
-    const bool boxed = solver_->has(PIVOT_SOLVER_CAP_BOXED);
-    if (any_findex(p) && !solver_->has(PIVOT_SOLVER_CAP_FRICTION_INDEX)) {
+std::string Session::incompatibility(const sdk::LcpData& p) const {
+    const bool boxed = has(PIVOT_SOLVER_CAP_BOXED);
+    if (any_findex(p) && !has(PIVOT_SOLVER_CAP_FRICTION_INDEX)) {
         return "the problem has a friction index and the solver does not declare FRICTION_INDEX";
     }
     const bool standard = p.is_standard_lcp();
     if (!standard && !boxed) return "the problem has bounds other than [0, inf) and the solver does not declare BOXED";
-    if (standard && !boxed && !solver_->has(PIVOT_SOLVER_CAP_STANDARD_LCP)) {
+    if (standard && !boxed && !has(PIVOT_SOLVER_CAP_STANDARD_LCP)) {
         return "the solver declares neither STANDARD_LCP nor BOXED";
     }
-    if ((p.matrix_properties & PIVOT_MATRIX_SYMMETRIC) == 0 && !solver_->has(PIVOT_SOLVER_CAP_NONSYMMETRIC)) {
+    if ((p.matrix_properties & PIVOT_MATRIX_SYMMETRIC) == 0 && !has(PIVOT_SOLVER_CAP_NONSYMMETRIC)) {
         return "A is not symmetric and the solver does not declare NONSYMMETRIC";
     }
     return {};
 }
 
-LcpProblem Session::as_given(const LcpProblem& problem) const {
-    LcpProblem p = problem;
-    const bool dense = solver_->has(PIVOT_SOLVER_CAP_DENSE);
+sdk::LcpData Session::as_given(const sdk::LcpData& problem) const {
+    sdk::LcpData p = problem;
+    const bool dense = has(PIVOT_SOLVER_CAP_DENSE);
     if (p.dense.empty() && p.has_sparse() && p.n > 0) p.make_dense();
     if (dense) {
         p.col_start.clear();
@@ -113,54 +160,60 @@ LcpProblem Session::as_given(const LcpProblem& problem) const {
     return p;
 }
 
-double Session::tolerance(const LcpProblem& problem) const { return case_tolerance(problem, options_.tolerance); }
+double Session::tolerance(const sdk::LcpData& problem) const { return case_tolerance(problem, options_.tolerance); }
 
-std::optional<double> Session::solver_tolerance(const LcpProblem& problem) const {
+std::optional<double> Session::solver_tolerance(const sdk::LcpData& problem) const {
     if (user_set(options_.params, "tolerance") && options_.params["tolerance"].is_number()) {
         return options_.params["tolerance"].get<double>();
     }
-    const auto spec = std::find_if(solver_->params.begin(), solver_->params.end(), [](const ParamSpec& p) {
-        return p.name == "tolerance" && !p.per_item() && p.type == PIVOT_PARAM_REAL && p.length == 1;
+    const auto spec = std::find_if(schema_.begin(), schema_.end(), [](const nlohmann::json& p) {
+        return p.at("name") == "tolerance" && !p.at("per_item").get<bool>() && p.at("type") == "real" &&
+               p.at("length") == 1;
     });
-    if (spec == solver_->params.end()) return std::nullopt;
+    if (spec == schema_.end()) return std::nullopt;
     // Within the schema's range (an exclusive end is stepped past by one ulp).
-    double lowest = spec->min_value;
-    double highest = spec->max_value;
-    if (spec->flags & PIVOT_PARAM_MIN_EXCLUSIVE) lowest = std::nextafter(lowest, HUGE_VAL);
-    if (spec->flags & PIVOT_PARAM_MAX_EXCLUSIVE) highest = std::nextafter(highest, -HUGE_VAL);
+    double lowest = schema_number(spec->at("min"));
+    double highest = schema_number(spec->at("max"));
+    if (spec->at("min_exclusive").get<bool>()) lowest = std::nextafter(lowest, HUGE_VAL);
+    if (spec->at("max_exclusive").get<bool>()) highest = std::nextafter(highest, -HUGE_VAL);
     return std::clamp(tolerance(problem), lowest, std::max(lowest, highest));
 }
 
-double Session::claim_limit(const LcpProblem& problem) const {
+double Session::claim_limit(const sdk::LcpData& problem) const {
     return 2.0 * std::max(tolerance(problem), solver_tolerance(problem).value_or(0.0));
 }
 
-PluginInstance Session::instance(const LcpProblem& problem) const {
+SolverInstance Session::instance(const sdk::LcpData& problem) const {
     nlohmann::json params = options_.params;
     if (const auto t = solver_tolerance(problem); t && !user_set(params, "tolerance")) params["tolerance"] = *t;
-    return PluginInstance(*solver_, pack_params(*solver_, ParamScope::instance, params, "conformance kit"));
+    pivot_solver* solver = nullptr;
+    if (pivot_solver_create(engine_.get(), solver_.id, params.dump().c_str(), &solver) != PIVOT_OK) {
+        throw Error(last_error());
+    }
+    return SolverInstance(solver);
 }
 
-Attempt Session::solve(const PluginInstance& solver, const LcpProblem& given, const std::vector<double>* warm,
+Attempt Session::solve(const SolverInstance& solver, const sdk::LcpData& given, const std::vector<double>* warm,
                        double time_budget_seconds) const {
     Attempt a;
-    // The solver writes into guarded storage (a write past x or w is
-    // reported, not a corrupted heap), copied into the attempt after.
-    PluginOutput<double> x(given.n, 0.0);
-    PluginOutput<double> w(given.n, 0.0);
+    a.x.assign(given.n, 0.0);
+    std::vector<double> w(given.n, 0.0);
     pivot_solve_options options{sizeof(pivot_solve_options), 0u, time_budget_seconds};
     if (warm != nullptr) {
-        x.assign(warm->begin(), warm->end());
+        a.x.assign(warm->begin(), warm->end());
         options.flags |= PIVOT_SOLVE_WARM_START;
     }
     const pivot_lcp_problem view = view_of(given);
+    a.report.struct_size = sizeof(a.report);
+    pivot_solve_check check{};
+    check.struct_size = sizeof(check);
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r = checked_solve(solver, view, options, guarded(x), guarded(w), a.report);
+    const pivot_status s = pivot_solver_solve(solver.get(), &view, &options, a.x.data(), w.data(), &a.report, &check);
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    a.x.assign(x.begin(), x.end());
-    a.returned = r.status;
-    a.usable = r.ok();
-    a.host_message = r.message;
+    if (s != PIVOT_OK) throw Error(last_error());
+    a.returned = check.returned;
+    a.usable = check.usable != 0;
+    a.host_message = check.message;
     a.residual = a.usable ? independent_residual(given, a.x) : HUGE_VAL;
     return a;
 }
@@ -168,28 +221,16 @@ Attempt Session::solve(const PluginInstance& solver, const LcpProblem& given, co
 CaseResult Session::run(const Case& c) const {
     try {
         if (c.kind == CaseKind::behaviour) return c.behaviour(*this);
-        const LcpProblem problem = c.problem();
+        const sdk::LcpData problem = c.problem();
         if (std::string why = incompatibility(problem); !why.empty()) return CaseResult::skip(why);
-        const LcpProblem given = as_given(problem);
-        const PluginInstance solver = instance(given);
-        if (c.kind == CaseKind::invalid_input) {
-            // Called directly, not through checked_solve: the host's checks
-            // of the output would read x through the broken friction index.
-            // One spare entry, so that a solver that follows findex = n
-            // without checking does not read outside x.
-            std::vector<double> x(given.n + 1, 0.0);
-            std::vector<double> w(given.n + 1, 0.0);
-            pivot_solve_report report{};
-            report.struct_size = sizeof(report);
-            const pivot_solve_options options{sizeof(pivot_solve_options), 0u, 0.0};
-            const pivot_lcp_problem view = view_of(given);
-            const pivot_status s =
-                solver.plugin().solver.solve(solver.handle(), &view, &options, x.data(), w.data(), &report);
-            report.message[PIVOT_MESSAGE_CAPACITY - 1] = '\0';
-            x.resize(given.n);
-            return CaseResult::of(judge_invalid_input(s, report, x));
-        }
+        const sdk::LcpData given = as_given(problem);
+        const SolverInstance solver = instance(given);
         const Attempt a = solve(solver, given);
+        // pivot_solver_solve gives the plugin an invalid problem as it is
+        // (into guarded storage: a solver that follows findex = n without
+        // checking reads the guard, not outside x) and checks only that the
+        // plugin refused it.
+        if (c.kind == CaseKind::invalid_input) return CaseResult::of(judge_invalid_input(a.returned, a.report, a.x));
         if (c.kind == CaseKind::no_solution) return CaseResult::of(judge_no_solution(a));
         return CaseResult::of(judge_solvable(a, tolerance(given), claim_limit(given)));
     } catch (const std::exception& e) {
@@ -253,6 +294,8 @@ void run_case(const Case& c) {
 
 }  // namespace
 
+const Session* current_session() { return session().get(); }
+
 // How GoogleTest prints a parameter: its name, not its bytes.
 void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
 
@@ -284,7 +327,7 @@ constexpr const char* usage = R"(usage: pivot_solver_conformance --plugin FILE|F
            [--describe] [GoogleTest flags, e.g. --gtest_filter=Solvable.*]
 
 Runs the solver conformance cases (sdk/conformance/README.md) against one
-solver plugin, through the host's checked calls.
+solver plugin, through the host's checked calls (libpivot's pivot_solver_solve).
 
   --plugin FILE|FOLDER  a solver library, or a folder of libraries, to load
   --solver ID           the solver's id ("pivot.solver.lemke") or short name
@@ -296,19 +339,22 @@ solver plugin, through the host's checked calls.
                         unless --option tolerance=... is given.
   --expect FILE         the solver's expected failures (`case_name  reason`)
   --data-dir DIR        folder with lcp-bench/ and siconos/ (default: the
-                        source tree's tests/data)
+                        installed share/pivot/conformance next to libpivot,
+                        else the source tree's tests/data)
   --describe            list the cases with what each checks, then exit
 )";
 
-// The problem files (lcp-bench/, siconos/): next to an installed runner
-// (<prefix>/share/pivot/conformance, from <prefix>/bin), else the source
-// tree the runner was built from.
+// The problem files (lcp-bench/, siconos/): next to the libpivot this
+// program runs with (<prefix>/share/pivot/conformance from <prefix>/lib; an
+// installed kit links the installed libpivot), else the source tree the kit
+// was built from.
 std::filesystem::path default_data_dir() {
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const std::filesystem::path installed = self.parent_path() / PIVOT_CONFORMANCE_RELATIVE_DATA_DIR;
-        if (std::filesystem::is_directory(installed / "lcp-bench", ec)) return installed.lexically_normal();
+    Dl_info library{};
+    if (dladdr(reinterpret_cast<void*>(&pivot_version), &library) != 0 && library.dli_fname != nullptr) {
+        std::error_code ec;
+        const std::filesystem::path libpivot = std::filesystem::canonical(library.dli_fname, ec);
+        const std::filesystem::path installed = libpivot.parent_path() / PIVOT_CONFORMANCE_RELATIVE_DATA_DIR;
+        if (!ec && std::filesystem::is_directory(installed / "lcp-bench", ec)) return installed.lexically_normal();
     }
     return PIVOT_CONFORMANCE_DATA_DIR;
 }
@@ -345,7 +391,7 @@ int run_main(int argc, char** argv) {
             } else if (arg == "--option" && take_value(i, argc, argv, value)) {
                 const auto eq = value.find('=');
                 if (eq == std::string::npos || eq == 0) throw Error(fmt::format("--option {}: expected KEY=VALUE", value));
-                options.params[value.substr(0, eq)] = parse_param_text(value.substr(eq + 1));
+                options.params[value.substr(0, eq)] = parse_option_value(value.substr(eq + 1));
             } else if (arg == "--tolerance" && take_value(i, argc, argv, value)) {
                 char* end = nullptr;
                 options.tolerance = std::strtod(value.c_str(), &end);

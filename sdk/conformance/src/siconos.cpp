@@ -171,13 +171,13 @@ std::vector<double> read_matrix(Tokens& t, uint32_t n) {
 
 }  // namespace
 
-LcpProblem read_siconos_lcp(const std::filesystem::path& file) {
+sdk::LcpData read_siconos_lcp(const std::filesystem::path& file) {
     Tokens t(file);
     const uint32_t n = t.count("the size n", 100000);
     std::vector<double> m = read_matrix(t, n);
     std::vector<double> q(n);
     for (uint32_t i = 0; i < n; ++i) q[i] = t.number(fmt::format("q[{}]", i));
-    LcpProblem p = LcpProblem::standard(n, std::move(m), std::move(q));
+    sdk::LcpData p = sdk::LcpData::standard(n, std::move(m), std::move(q));
     p.detect_symmetry();
     return p;
 }
@@ -199,9 +199,9 @@ FrictionContactProblem read_siconos_friction_contact(const std::filesystem::path
     return p;
 }
 
-LcpProblem friction_pyramid_problem(const FrictionContactProblem& fc) {
+sdk::LcpData friction_pyramid_problem(const FrictionContactProblem& fc) {
     const uint32_t n = fc.n();
-    LcpProblem p = LcpProblem::standard(n, fc.m, fc.q);
+    sdk::LcpData p = sdk::LcpData::standard(n, fc.m, fc.q);
     for (uint32_t k = 0; k < fc.contacts; ++k) {
         const uint32_t normal = k * fc.dimension;
         for (uint32_t d = 1; d < fc.dimension; ++d) {
@@ -214,7 +214,7 @@ LcpProblem friction_pyramid_problem(const FrictionContactProblem& fc) {
     return p;
 }
 
-double relative_asymmetry(const LcpProblem& p) {
+double relative_asymmetry(const sdk::LcpData& p) {
     double largest = 0.0;
     double asymmetry = 0.0;
     for (uint32_t j = 0; j < p.n; ++j) {
@@ -227,7 +227,7 @@ double relative_asymmetry(const LcpProblem& p) {
     return largest > 0.0 ? asymmetry / largest : 0.0;
 }
 
-void symmetrize(LcpProblem& p) {
+void symmetrize(sdk::LcpData& p) {
     for (uint32_t j = 0; j < p.n; ++j) {
         for (uint32_t i = j + 1; i < p.n; ++i) {
             double& lower = p.dense[i + static_cast<size_t>(j) * p.n];

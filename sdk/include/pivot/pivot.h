@@ -103,6 +103,14 @@
  * sheaves"): pivot_rope_point, pivot_rope_desc, pivot_world_add_rope and the
  * pivot_world_rope_* functions; pivot_world_remove_rope; pivot_object_kind
  * gains PIVOT_OBJECT_ROPE. Removing a body also removes the ropes through it.
+ * 0.11 (2026-11): solvers on their own, for tools and test kits (the
+ * solver conformance kit is built on them): pivot_engine_create_empty; the
+ * loaded plugins: pivot_plugin_info, pivot_engine_plugin_count,
+ * pivot_engine_plugin_info, pivot_engine_plugin_json,
+ * pivot_engine_find_plugin; a solver instance outside any world:
+ * pivot_solver_create, _destroy, _clone, _reset, _solve (the host's checked
+ * call, pivot_solve_check), _instance; pivot-lcp/1 problem files:
+ * pivot_lcp_read_file, pivot_lcp_problem_of, pivot_lcp_destroy.
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -111,6 +119,7 @@
 #include <stdint.h>
 
 #include "pivot/plugin.h"
+#include "pivot/plugin_solver.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +137,8 @@ extern "C" {
 
 typedef struct pivot_engine pivot_engine;
 typedef struct pivot_world pivot_world;
+typedef struct pivot_solver pivot_solver; /* (0.11) */
+typedef struct pivot_lcp pivot_lcp;       /* (0.11) */
 
 /* ------------------------------------------------------------------------ */
 /* Errors and version                                                        */
@@ -171,6 +182,40 @@ PIVOT_API void pivot_engine_destroy(pivot_engine* engine);
 /* Loads a plugin file, or every plugin file directly in a folder. A library
    with any invalid plugin is refused whole (the message says why). */
 PIVOT_API pivot_status pivot_engine_load_plugins(pivot_engine* engine, const char* file_or_folder);
+/* (0.11) An engine with no plugin at all (not even the first-party ones):
+   for a tool or test that must see only the plugins it loads itself. */
+PIVOT_API pivot_status pivot_engine_create_empty(pivot_engine** engine);
+
+/* (0.11) What an engine has loaded. Plugins are numbered 0..count-1 in id
+   order; loading more plugins renumbers them. The strings stay valid while
+   the engine lives. */
+typedef struct pivot_plugin_info {
+    uint32_t struct_size;   /* set by pivot_engine_plugin_info               */
+    uint32_t kind;          /* pivot_plugin_kind                             */
+    uint32_t abi_major;     /* the ABI the plugin was built with             */
+    uint32_t abi_minor;
+    uint64_t capabilities;  /* its kind's PIVOT_<KIND>_CAP_* flags            */
+    const char* id;         /* "pivot.solver.lemke"                          */
+    const char* name;       /* for people                                    */
+    const char* vendor;
+    const char* version;    /* the plugin's own "MAJOR.MINOR.PATCH"          */
+    const char* description;
+    const char* file;       /* absolute path of the library it came from     */
+    uint32_t param_count;   /* entries of its parameter schema               */
+    uint32_t reserved;      /* zero                                          */
+} pivot_plugin_info;
+
+PIVOT_API uint32_t pivot_engine_plugin_count(const pivot_engine* engine);
+PIVOT_API pivot_status pivot_engine_plugin_info(const pivot_engine* engine, uint32_t plugin, pivot_plugin_info* info);
+/* The plugin as a JSON object, the form `pivot plugins --json` prints for it
+   (docs/cli.md): id, kind, capabilities by name, and the parameter schema
+   with types, units, ranges and defaults. NULL (with pivot_last_error) for
+   a bad index. Valid while the engine lives. */
+PIVOT_API const char* pivot_engine_plugin_json(const pivot_engine* engine, uint32_t plugin);
+/* The plugin of `kind` (pivot_plugin_kind) with this id or short name
+   ("lemke" for "pivot.solver.lemke"); the error names what is loaded. */
+PIVOT_API pivot_status pivot_engine_find_plugin(const pivot_engine* engine, uint32_t kind, const char* name,
+                                                uint32_t* plugin);
 
 /* ------------------------------------------------------------------------ */
 /* Creating worlds                                                           */
@@ -732,6 +777,76 @@ PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* so
 PIVOT_API const char* pivot_world_solver(const pivot_world* world);
 /* The solvers tried, in order, when the primary fails (ids or short names). */
 PIVOT_API pivot_status pivot_world_set_fallback(pivot_world* world, const char* const* solvers, uint32_t count);
+
+/* ------------------------------------------------------------------------ */
+/* Solvers on their own (0.11)                                                */
+/* ------------------------------------------------------------------------ */
+/*
+ * A solver plugin's instance outside any world, given complementarity
+ * problems in the ABI's own form (pivot_lcp_problem, plugin_solver.h), for
+ * tools and test kits: the solver conformance kit, a benchmark of solvers on
+ * dumped step problems. Solves go through the same checked call a world's
+ * step makes. A pivot_solver is used by one thread at a time; the engine
+ * must outlive it (pivot_engine_destroy keeps, and says so, an engine with
+ * solvers alive).
+ */
+
+/* An instance of the solver plugin `solver` (id or short name) with its
+   instance parameters from a JSON object (NULL or "" for the defaults); the
+   error names the solver and the parameter. */
+PIVOT_API pivot_status pivot_solver_create(pivot_engine* engine, const char* solver, const char* params_json,
+                                           pivot_solver** out);
+/* NULL is ignored. */
+PIVOT_API void pivot_solver_destroy(pivot_solver* solver);
+/* A deep copy through the plugin's clone(): it continues bitwise as the
+   original would. An error when the plugin cannot clone. */
+PIVOT_API pivot_status pivot_solver_clone(const pivot_solver* solver, pivot_solver** copy);
+/* Forgets history (warm starts, cached factorizations) through the plugin's
+   reset(); nothing to do for a plugin without one. */
+PIVOT_API pivot_status pivot_solver_reset(pivot_solver* solver);
+/* The plugin's own instance handle, for a test kit that calls the plugin's
+   functions (pivot_solver_plugin_functions) directly: an invalid problem,
+   reserve(). The host checks nothing of such calls. */
+PIVOT_API void* pivot_solver_instance(const pivot_solver* solver);
+/* The plugin's pivot_solver_functions (the table its descriptor gives,
+   fields its ABI minor did not have zeroed); valid while the engine lives. */
+PIVOT_API const pivot_solver_functions* pivot_solver_plugin_functions(const pivot_solver* solver);
+
+/* What the host made of one solve (pivot_solver_solve). */
+typedef struct pivot_solve_check {
+    uint32_t struct_size;  /* set by pivot_solver_solve                      */
+    pivot_status returned; /* what the plugin's solve() returned             */
+    uint32_t usable;       /* 1: the answer a world's step would take: OK or
+                              WARNING, a report that agrees, a finite x within
+                              its bounds, nothing written past x or w        */
+    double residual;       /* the host's natural-map residual of x, with
+                              w = A x + b recomputed; +inf when not usable   */
+    char message[PIVOT_MESSAGE_CAPACITY]; /* why not usable ("" when usable) */
+} pivot_solve_check;
+
+/* Solves problem (checked like any caller's data: sizes, pointers, and for
+   the host's own checks of the answer, bounds and friction index) through
+   the host's checked call. x: n doubles, the warm start when options->flags
+   has PIVOT_SOLVE_WARM_START, the answer after; w: n doubles, A x + b as
+   the plugin wrote it (NULL: not wanted); report: the plugin's own report.
+   options NULL: no flags, no time budget. Returns PIVOT_OK when the solver
+   was called (check says what its answer is worth), an error when it could
+   not be (bad arguments, an instance that returned PIVOT_FATAL before). An
+   invalid problem (a NaN in b, lo > hi, findex out of range) is given to the
+   plugin, which must refuse it (plugin_solver.h); accepting it makes the
+   answer not usable. */
+PIVOT_API pivot_status pivot_solver_solve(pivot_solver* solver, const pivot_lcp_problem* problem,
+                                          const pivot_solve_options* options, double* x, double* w,
+                                          pivot_solve_report* report, pivot_solve_check* check);
+
+/* A pivot-lcp/1 problem file (docs/cli.md; `pivot lcp solve` reads the same
+   and `pivot run --dump-lcp` writes it). The error names the file, line and
+   field. */
+PIVOT_API pivot_status pivot_lcp_read_file(const char* file, pivot_lcp** lcp);
+/* Its problem, dense A; valid until pivot_lcp_destroy. */
+PIVOT_API const pivot_lcp_problem* pivot_lcp_problem_of(const pivot_lcp* lcp);
+/* NULL is ignored. */
+PIVOT_API void pivot_lcp_destroy(pivot_lcp* lcp);
 
 /* ------------------------------------------------------------------------ */
 /* Saving and restoring the state (rewind and replay)                        */

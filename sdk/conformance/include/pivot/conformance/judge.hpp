@@ -10,16 +10,16 @@
 
 #include <pivot/plugin_solver.h>
 
-#include "lcp/lcp_problem.hpp"
+#include <pivot/lcp_data.hpp>
 
 namespace pivot::conformance {
 
 // The natural-map residual max_i |x_i - mid(l_i, u_i, x_i - w_i)| with
-// w = A x + b, computed here from the LcpProblem (dense A if present, else
+// w = A x + b, computed here from the sdk::LcpData (dense A if present, else
 // CSC), independently of the solver and of the host: the products are
 // accumulated in long double, and any NaN or Inf (in x, w or a bound) makes
 // the residual +inf, never a finite number that hides it.
-double independent_residual(const LcpProblem& problem, const std::vector<double>& x);
+double independent_residual(const sdk::LcpData& problem, const std::vector<double>& x);
 
 // The residual a solution must reach: tolerance x max(1, max_i |b_i|,
 // max_i |b_i| / A_ii (over A_ii > 0)). The natural-map residual has the
@@ -28,7 +28,7 @@ double independent_residual(const LcpProblem& problem, const std::vector<double>
 // the scale follows the problem's units: a Delassus matrix of 1e-4 with
 // b ~ 10 has impulses ~1e5, and 1e-8 of that is what double precision
 // gives, not 1e-8 absolute.
-double case_tolerance(const LcpProblem& problem, double tolerance);
+double case_tolerance(const sdk::LcpData& problem, double tolerance);
 
 // What the solver returned for one solve, as the host saw it.
 struct Attempt {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "lcp/lcp_problem.hpp"
+#include <pivot/lcp_data.hpp>
 
 namespace pivot::conformance {
 
@@ -17,7 +17,7 @@ namespace pivot::conformance {
 // positive definite), so the solution exists and is unique for every b
 // (Cottle, Pang & Stone 1992, "The Linear Complementarity Problem",
 // Thm 3.3.7). b uniform in [-1, 1].
-LcpProblem random_spd_lcp(uint32_t n, uint64_t seed);
+sdk::LcpData random_spd_lcp(uint32_t n, uint64_t seed);
 
 // Standard LCP with a non-symmetric, strictly row diagonally dominant A with
 // positive diagonal: off-diagonal uniform in [-1, 1], A_ii = sum_j |A_ij| +
@@ -28,7 +28,7 @@ LcpProblem random_spd_lcp(uint32_t n, uint64_t seed);
 // positive diagonal: Ahn 1981, "Solution of nonsymmetric linear
 // complementarity problems by iterative methods", JOTA 33). b uniform in
 // [-1, 1].
-LcpProblem random_diagonally_dominant_lcp(uint32_t n, uint64_t seed);
+sdk::LcpData random_diagonally_dominant_lcp(uint32_t n, uint64_t seed);
 
 // ---------------------------------------------------------------- contacts
 // A random rigid-body scene turned into a per-step problem the way an engine
@@ -70,7 +70,7 @@ struct ContactScene {
     bool inconsistent_duplicate_joint = false;
     uint64_t seed = 1;
 };
-LcpProblem random_contact_problem(const ContactScene& scene);
+sdk::LcpData random_contact_problem(const ContactScene& scene);
 
 // ---------------------------------------------------------------- classics
 // Murty's example (Murty 1978, "Computational complexity of complementary
@@ -80,7 +80,7 @@ LcpProblem random_contact_problem(const ContactScene& scene);
 // A P-matrix (triangular, positive diagonal): the unique solution is
 // x = (0, ..., 0, 1) (back substitution from the last row: x_n = 1; every
 // other row then has w_i = x_i + 2 - 1 > 0, so x_i = 0).
-LcpProblem murty_lcp(uint32_t n);
+sdk::LcpData murty_lcp(uint32_t n);
 std::vector<double> murty_solution(uint32_t n);
 
 // The LP of Chvatal ("Linear Programming", 1983, p. 31), on which the
@@ -93,30 +93,30 @@ std::vector<double> murty_solution(uint32_t n);
 // degenerate. A is skew-symmetric (PSD, not symmetric). Solution: x = (1, 0,
 // 1, 0), y = (0, 18, 1) (checked by hand: reduced costs (0, 30, 0, 42),
 // slacks (2, 0, 0)).
-LcpProblem chvatal_cycling_lcp();
+sdk::LcpData chvatal_cycling_lcp();
 std::vector<double> chvatal_cycling_solution();
 
 // ---------------------------------------------------------------- degenerate
 // random_spd_lcp(n) with b = 0: the solution is x = 0 with w = 0, every row
 // degenerate (x_i = w_i = 0).
-LcpProblem degenerate_zero_b_lcp(uint32_t n, uint64_t seed);
+sdk::LcpData degenerate_zero_b_lcp(uint32_t n, uint64_t seed);
 
 // random_spd_lcp's matrix with b = w* - A x* built from a chosen solution:
 // rows i % 3 == 0 have x* > 0, w* = 0; rows i % 3 == 1 have x* = 0, w* > 0;
 // rows i % 3 == 2 have x* = w* = 0 (degenerate). The solution is unique (A
 // is a P-matrix), so it is `solution`.
-LcpProblem degenerate_constructed_lcp(uint32_t n, uint64_t seed, std::vector<double>* solution = nullptr);
+sdk::LcpData degenerate_constructed_lcp(uint32_t n, uint64_t seed, std::vector<double>* solution = nullptr);
 
 // ---------------------------------------------------------------- no solution
 // A = [1 -1; -1 1] (symmetric PSD), b = (-1, -1): w1 + w2 = -2 < 0 for every
 // x, so w >= 0 is impossible (infeasible).
-LcpProblem infeasible_psd_lcp();
+sdk::LcpData infeasible_psd_lcp();
 // A = diag(-1, 1), b = (-1, -1): w1 = -x1 - 1 < 0 for every x1 >= 0.
-LcpProblem infeasible_indefinite_lcp();
+sdk::LcpData infeasible_indefinite_lcp();
 // A = [0 1; -1 0] (skew, PSD, not symmetric), b = (-1, -1): w2 = -x1 - 1 < 0.
-LcpProblem infeasible_skew_lcp();
+sdk::LcpData infeasible_skew_lcp();
 // Boxed: A = [1 1; 1 1] (singular PSD), both rows free (lo = -inf, hi = inf),
 // b = (1, -1): w = 0 needs x1 + x2 = -1 and x1 + x2 = 1. No solution.
-LcpProblem inconsistent_free_rows_problem();
+sdk::LcpData inconsistent_free_rows_problem();
 
 }  // namespace pivot::conformance

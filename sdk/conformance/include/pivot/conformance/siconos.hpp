@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "lcp/lcp_problem.hpp"
+#include "pivot/conformance/error.hpp"
+#include <pivot/lcp_data.hpp>
 
 namespace pivot::conformance {
 
@@ -31,10 +31,10 @@ public:
 };
 
 // An LCP file: `n`, the matrix M (n x n), q (n): find z >= 0 with
-// w = M z + q >= 0, z'w = 0. Returned as a standard LcpProblem (A = M,
+// w = M z + q >= 0, z'w = 0. Returned as a standard sdk::LcpData (A = M,
 // b = q) with PIVOT_MATRIX_SYMMETRIC set when M is exactly symmetric.
 // Throws pivot::Error naming the file, the line and the field.
-LcpProblem read_siconos_lcp(const std::filesystem::path& file);
+sdk::LcpData read_siconos_lcp(const std::filesystem::path& file);
 
 // A frictional-contact file: `dimension` (2 or 3), `contacts`, the local
 // Delassus matrix M (n x n, n = dimension * contacts), q (n), mu (contacts).
@@ -57,16 +57,16 @@ FrictionContactProblem read_siconos_friction_contact(const std::filesystem::path
 // |r_t,k| <= mu r_n and without the De Saxce correction of the normal
 // velocity (u_n + mu |u_T|): the approximation engines such as ODE and
 // Bullet solve; its solutions are not those of Siconos' cone problem.
-LcpProblem friction_pyramid_problem(const FrictionContactProblem& problem);
+sdk::LcpData friction_pyramid_problem(const FrictionContactProblem& problem);
 
 // max_ij |A_ij - A_ji| / max_ij |A_ij| of the dense matrix (0 when A = 0).
-double relative_asymmetry(const LcpProblem& problem);
+double relative_asymmetry(const sdk::LcpData& problem);
 
 // A = (A + A')/2, and the SYMMETRIC hint set. Many Siconos Delassus
 // matrices are symmetric only to the rounding of their assembly (relative
 // asymmetry ~1e-16); a few carry an asymmetry of 1e-5..1e-3 (the Rover,
 // OneObject and Capsules scenes).
-void symmetrize(LcpProblem& problem);
+void symmetrize(sdk::LcpData& problem);
 
 // The Siconos frictional-contact files (by stem) whose matrix is not
 // symmetric beyond rounding (relative asymmetry > 1e-12); the kit's tests
