@@ -3,7 +3,9 @@
 // depends on the island only; then the impulses z applied in island order,
 //     v+ = v* + Mbar^-1 J^T z
 // (Mbar: the mass blocks' matrices, with a cable's strain rows eliminated,
-// element_dynamics.cpp), and kept as the next step's warm start.
+// element_dynamics.cpp), the friction of redundant contact manifolds split
+// by least norm (friction_split.cpp: the same v+), and kept as the next
+// step's warm start.
 #include <algorithm>
 #include <chrono>
 
@@ -169,6 +171,7 @@ void solve_islands(const WorldModel& model, const WorldState& state, const StepS
                 for (uint32_t i = 0; i < block.nv; ++i) v[i] += w[i] * x[k];
             }
         }
+        if (report.solved) split_friction_least_norm(model, s, island);  // unique per-contact forces: same v+
     }
 }
 

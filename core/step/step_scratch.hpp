@@ -59,6 +59,14 @@ struct ProblemRow {
     uint32_t contact_row0 = 0;
 };
 
+// A friction row of an island that may take part in the least-norm split of
+// its manifold (friction_split.cpp): the manifold's key and the row's index
+// in the island.
+struct FrictionSplitRow {
+    int64_t manifold;
+    uint32_t row;
+};
+
 // StepScratch::collision_cable of a disabled body's collision body.
 constexpr int32_t kCollidesWithNothing = -2;
 
@@ -192,6 +200,7 @@ struct StepScratch {
     // step's thread (solve_islands.cpp).
     std::vector<std::vector<double>> island_x;
     std::vector<ChainReport> island_reports;
+    std::vector<FrictionSplitRow> friction_split_rows;  // one island's, friction_split.cpp
     std::vector<uint32_t> parallel_islands, serial_islands;
     std::vector<double> impulses;  // like WorldState::joint_impulses, for this step
     std::vector<double> v_next;  // model.nv

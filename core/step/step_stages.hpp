@@ -139,6 +139,10 @@ void assemble_island(const WorldModel& model, StepScratch& scratch, uint32_t isl
                      LcpProblem& problem);
 void solve_islands(const WorldModel& model, const WorldState& state, const StepSolvers& solvers, StepScratch& scratch,
                    StepStatistics& statistics);
+// After an island's answer is applied (solve_islands): the friction impulses
+// of each redundant contact manifold replaced by their least-norm split, the
+// same generalized impulse (friction_split.cpp).
+void split_friction_least_norm(const WorldModel& model, StepScratch& scratch, uint32_t island);
 
 // integrate_positions.cpp: q+ = q + h N(q) v+ through the element plugins
 // (into the scratch); commit_state makes v+ and q+ the state.
