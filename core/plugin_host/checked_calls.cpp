@@ -546,4 +546,15 @@ CallResult checked_friction_build(const PluginInstance& inst, const pivot_contac
     return r;
 }
 
+CallResult checked_contacts_ended(const PluginInstance& inst, const uint64_t* ids, const double* state,
+                                  uint32_t count, const pivot_step_info& step) {
+    const char* fn = "contacts_ended";
+    const auto ended = inst.plugin().friction.contacts_ended;
+    if (ended == nullptr || count == 0) return {};
+    if (inst.fatal()) return fatal_refusal(inst, fn);
+    const pivot_status s = ended(inst.handle(), ids, state, count, &step);
+    if (!usable(s)) return status_failure(inst, fn, s);
+    return {};
+}
+
 }  // namespace pivot

@@ -92,5 +92,9 @@ CallResult checked_friction_build(const PluginInstance& friction, const pivot_co
                                   Guarded<double> state, Guarded<pivot_row> rows, Guarded<double> directions,
                                   Guarded<double> coupling, Guarded<double> impulses, Guarded<uint32_t> row_counts,
                                   const pivot_contact_motion* motion = nullptr);
+// ABI 1.9: the model's contacts that ended (contacts_ended; nothing to do,
+// OK, for a model without it). Inputs only: the status is checked.
+CallResult checked_contacts_ended(const PluginInstance& friction, const uint64_t* ids, const double* state,
+                                  uint32_t count, const pivot_step_info& step);
 
 }  // namespace pivot

@@ -167,9 +167,23 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
     s.next_contact_ids[i] = c.id;
     double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
     double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
+    // The contact's impulses and state when the same model instance built
+    // it last step (its model's slots; the others up to the world's most
+    // stay zero). Instances are only re-created with the materials, which
+    // forgets every contact (rebuild_material_pairs), so the check is a
+    // guard that one model never reads another's state.
+    std::fill_n(impulses, slots.rows, 0.0);
+    std::fill_n(contact_state, slots.state, 0.0);
+    if (previous >= 0 && state.contact_models[previous] == p.friction) {
+        s.previous_continued[previous] = 1;  // one contact per id: distinct bytes on the pool's threads
+        const auto rows_begin = state.contact_impulses.begin() + state.contact_row_start[previous];
+        const auto rows_end = state.contact_impulses.begin() + state.contact_row_start[previous + 1];
+        const auto state_begin = state.contact_state.begin() + state.contact_state_start[previous];
+        const auto state_end = state.contact_state.begin() + state.contact_state_start[previous + 1];
+        std::copy(rows_begin, rows_end, impulses);
+        std::copy(state_begin, state_end, contact_state);
+    }
     if (previous >= 0) {
-        std::copy_n(state.contact_impulses.data() + previous * kRows, slots.rows, impulses);
-        std::copy_n(state.contact_state.data() + previous * kState, slots.state, contact_state);
         // Last step's total linear impulse on body 2, in this step's frame
         // (normal, tangent1, tangent2): what the ABI promises whatever rows
         // the model wrote (before 1.8: its raw rows 0, 1, 2).
@@ -178,9 +192,6 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
         for (int k = 0; k < 3; ++k) {
             cp.previous_impulses[k] = last[0] * frame[k][0] + last[1] * frame[k][1] + last[2] * frame[k][2];
         }
-    } else {
-        std::fill_n(impulses, slots.rows, 0.0);
-        std::fill_n(contact_state, slots.state, 0.0);
     }
     // Normal row: gap phi = -depth >= 0 closes at most phi/h in the step
     // (speculative). Newton restitution when the contact closes within
@@ -283,6 +294,28 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
     }
 }
 
+// The contacts of the last step that no model built again this step (not
+// continued by fill_contact_input), gathered per model for contacts_ended
+// (ABI 1.9), which commit_state calls: a discarded or failed step ends
+// nothing. In ascending id order: the state keeps contacts sorted.
+void gather_ended_contacts(const WorldModel& model, const WorldState& state, StepScratch& s) {
+    if (s.friction_batches.size() < model.friction_instances.size()) {
+        s.friction_batches.resize(model.friction_instances.size());
+    }
+    for (auto& batch : s.friction_batches) batch.ended_ids.clear(), batch.ended_state.clear();
+    for (uint32_t k = 0; k < state.contact_ids.size(); ++k) {
+        const uint32_t f = state.contact_models[k];
+        if (s.previous_continued[k] != 0 || f >= model.friction_instances.size() ||
+            model.friction_instances[f].plugin().friction.contacts_ended == nullptr) {
+            continue;
+        }
+        auto& batch = s.friction_batches[f];
+        batch.ended_ids.push_back(state.contact_ids[k]);
+        batch.ended_state.insert(batch.ended_state.end(), state.contact_state.begin() + state.contact_state_start[k],
+                                 state.contact_state.begin() + state.contact_state_start[k + 1]);
+    }
+}
+
 }  // namespace
 
 void collect_contact_rows(const WorldModel& model, const WorldState& state, WorkerPool* pool, StepScratch& s,
@@ -293,7 +326,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.next_contact_ids.clear();  // the contacts' impulses and state: sized below, never shrunk
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     for (auto& b : s.friction_batches) b.contacts.clear();
-    if (!s.collision_possible) return;
+    s.previous_continued.assign(state.contact_ids.size(), 0);
+    if (!s.collision_possible) return gather_ended_contacts(model, state, s);
     const auto& contacts = s.collision.contacts().contacts;
     const auto materials = static_cast<uint32_t>(model.materials.size());
 
@@ -361,7 +395,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         s.contact_points.push_back(p);
     }
     const auto count = static_cast<uint32_t>(s.contact_points.size());
-    if (count == 0) return;
+    if (count == 0) return gather_ended_contacts(model, state, s);
 
     // Twists and Jacobians of the points: one call per element group.
     std::vector<double>& twist = s.contact_twists;
@@ -450,9 +484,10 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         for (uint32_t i = begin; i < end; ++i) fill_contact_input(model, state, s, i, slots, s.worker_rhs[worker].data());
     });
 
-    // One build() per friction instance.
-    pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
-                         {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
+    // The contacts that ended; one build() per friction instance.
+    gather_ended_contacts(model, state, s);
+    const pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
+                               {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
     for (size_t f = 0; f < model.friction_instances.size(); ++f) {
         auto& batch = s.friction_batches[f];
         const auto n = static_cast<uint32_t>(batch.contacts.size());

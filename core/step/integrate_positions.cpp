@@ -1,9 +1,9 @@
 // Stage integrate: positions. q+ = q + h N(q) v+ through each element plugin (which
 // owns the meaning of its coordinates: quaternion update and normalization
 // for rigid bodies); after the projection (project_positions.cpp), v+, q+
-// and the impulses become the state (commit_state). That is the only
-// write to the state, so a step that failed earlier leaves the world as it
-// was.
+// and the impulses become the state (commit_state), and the friction models
+// hear of their contacts that ended. That is the only write to the state,
+// so a step that failed earlier leaves the world as it was.
 #include <algorithm>
 
 #include "common/error.hpp"
@@ -47,6 +47,17 @@ void integrate_positions(const WorldModel& model, const WorldState& state, StepS
 
 void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     const double h = model.settings.timestep;
+    // The friction models' contacts that ended (ABI 1.9) first: a model's
+    // failure there still leaves the world as it was.
+    const pivot_step_info step{sizeof(pivot_step_info), 0, h, state.time,
+                               {model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]}};
+    for (size_t f = 0; f < s.friction_batches.size() && f < model.friction_instances.size(); ++f) {
+        const auto& batch = s.friction_batches[f];
+        if (batch.ended_ids.empty()) continue;
+        require_usable(checked_contacts_ended(model.friction_instances[f], batch.ended_ids.data(),
+                                              batch.ended_state.empty() ? nullptr : batch.ended_state.data(),
+                                              static_cast<uint32_t>(batch.ended_ids.size()), step));
+    }
     state.q.assign(s.q_next.begin(), s.q_next.end());  // q_next is plugin output (guarded storage): copied
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);
@@ -59,20 +70,38 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
               [&](uint32_t a, uint32_t b) { return s.next_contact_ids[a] < s.next_contact_ids[b]; });
     constexpr uint32_t kRows = WorldState::kMaxContactRows;
     constexpr uint32_t kState = WorldState::kMaxContactState;
-    state.contact_ids.resize(contacts);
-    state.contact_impulses.resize(static_cast<size_t>(contacts) * kRows);
-    state.contact_state.resize(static_cast<size_t>(contacts) * kState);
-    state.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
     s.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
     for (uint32_t i = 0; i < contacts; ++i) contact_linear_impulse(s, i, s.contact_linear_impulses.data() + 3 * i);
+    // Each contact keeps its own model's slots (plugin_friction.h: its
+    // max_rows_per_contact impulses, state_per_contact state values).
+    state.contact_ids.resize(contacts);
+    state.contact_models.resize(contacts);
+    state.contact_row_start.resize(contacts + 1);
+    state.contact_state_start.resize(contacts + 1);
+    state.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
+    uint32_t rows = 0, values = 0;
+    for (uint32_t k = 0; k < contacts; ++k) {
+        const uint32_t model_index = s.contact_points[s.contact_order[k]].friction;
+        const pivot_friction_functions& f = model.friction_instances[model_index].plugin().friction;
+        state.contact_models[k] = model_index;
+        state.contact_row_start[k] = rows;
+        state.contact_state_start[k] = values;
+        rows += std::min(f.max_rows_per_contact, kRows);
+        values += std::min(f.state_per_contact, kState);
+    }
+    state.contact_row_start[contacts] = rows;
+    state.contact_state_start[contacts] = values;
+    state.contact_impulses.resize(rows);
+    state.contact_state.resize(values);
     for (uint32_t k = 0; k < contacts; ++k) {
         const uint32_t i = s.contact_order[k];
         state.contact_ids[k] = s.next_contact_ids[i];
-        // The slots the friction models use (the others stay zero: contact_rows.cpp).
-        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows, s.contact_slots_used.rows,
-                    state.contact_impulses.data() + static_cast<size_t>(k) * kRows);
-        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState, s.contact_slots_used.state,
-                    state.contact_state.data() + static_cast<size_t>(k) * kState);
+        std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows,
+                    state.contact_row_start[k + 1] - state.contact_row_start[k],
+                    state.contact_impulses.data() + state.contact_row_start[k]);
+        std::copy_n(s.next_contact_state.data() + static_cast<size_t>(i) * kState,
+                    state.contact_state_start[k + 1] - state.contact_state_start[k],
+                    state.contact_state.data() + state.contact_state_start[k]);
         std::copy_n(s.contact_linear_impulses.data() + 3 * static_cast<size_t>(i), 3,
                     state.contact_linear_impulses.data() + 3 * static_cast<size_t>(k));
     }

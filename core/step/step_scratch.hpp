@@ -267,6 +267,11 @@ struct StepScratch {
         PluginOutput<pivot_row> rows;
         PluginOutput<double> directions, coupling, impulses, state;
         PluginOutput<uint32_t> row_counts;
+        // Its contacts of the last step that it did not build again (ABI
+        // 1.9): ids in ascending order and their last state, given to
+        // contacts_ended when the step commits.
+        std::vector<uint64_t> ended_ids;
+        std::vector<double> ended_state;
     };
     std::vector<FrictionBatch> friction_batches;
     std::vector<double> contact_twists;        // per contact: twist of the point at v* on side 0, then side 1 (12)
@@ -277,6 +282,10 @@ struct StepScratch {
     std::vector<uint64_t> next_contact_ids;
     std::vector<double> next_contact_impulses;
     std::vector<double> next_contact_state;
+    // Per contact of the last step (WorldState::contact_ids): 1 when its
+    // model built it again this step; the others ended (FrictionBatch::
+    // ended_ids).
+    std::vector<uint8_t> previous_continued;
     // Each contact's total linear impulse on body 2 this step (3 each, step
     // order, world, N s): computed once by commit_state, for the state
     // (previous_impulses) and the reports.

@@ -282,15 +282,23 @@ struct WorldState {
     // World::rope_tension reports, and times h the next step's warm start
     // (a force, so that a step taken in substeps reports it right).
     std::vector<double> rope_tensions;
-    // Contacts of the last step by persistent id (sorted): their row
-    // impulses (kMaxContactRows each) and friction-model state
-    // (kMaxContactState each), the warm start and memory of the next step;
-    // and each one's total linear impulse on body 2 (3 each, world, N s:
-    // rows along their directions plus the explicit impulse), given to the
-    // friction model as previous_impulses in the next step's contact frame.
+    // Contacts of the last step by persistent id (sorted), each with the
+    // friction-model instance that built it (into WorldModel::
+    // friction_instances) and its slots, sized by that model
+    // (max_rows_per_contact and state_per_contact, at most kMaxContactRows
+    // and kMaxContactState): its row impulses at contact_impulses
+    // [contact_row_start[k] .. [k + 1]) and its model state at contact_state
+    // [contact_state_start[k] .. [k + 1]), the warm start and memory of the
+    // next step; and each one's total linear impulse on body 2 (3 each,
+    // world, N s: rows along their directions plus the explicit impulse),
+    // given to the friction model as previous_impulses in the next step's
+    // contact frame.
     static constexpr uint32_t kMaxContactRows = 16;
     static constexpr uint32_t kMaxContactState = 64;
     std::vector<uint64_t> contact_ids;
+    std::vector<uint32_t> contact_models;
+    std::vector<uint32_t> contact_row_start{0};    // contacts + 1
+    std::vector<uint32_t> contact_state_start{0};  // contacts + 1
     std::vector<double> contact_impulses;
     std::vector<double> contact_state;
     std::vector<double> contact_linear_impulses;

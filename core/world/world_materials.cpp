@@ -110,6 +110,16 @@ void World::rebuild_material_pairs() {
     const size_t n = model_.materials.size();
     model_.friction_instances.clear();
     model_.material_pairs.assign(n * n, MaterialPair{});
+    // The contacts remembered from the old instances start afresh: their
+    // impulses and state were those instances' (whose destroy() ended
+    // them; plugin_friction.h, contacts_ended).
+    state_.contact_ids.clear();
+    state_.contact_models.clear();
+    state_.contact_row_start.assign(1, 0);
+    state_.contact_state_start.assign(1, 0);
+    state_.contact_impulses.clear();
+    state_.contact_state.clear();
+    state_.contact_linear_impulses.clear();
     for (size_t a = 0; a < n; ++a) {
         for (size_t b = a; b < n; ++b) {
             const MaterialDescription& ma = model_.materials[a];

@@ -29,7 +29,7 @@ namespace pivot {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '4'};
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '5'};
 
 // What of a joint changes while the world runs (World::set_joint_enabled,
 // breaking): whether it acts, whether it broke, and where frame 2 is
@@ -154,6 +154,9 @@ std::vector<uint8_t> World::save_state() const {
     w.value(static_cast<uint8_t>(settings.newton_islands));
     w.value(settings.large_island_rows);
     w.array(state_.contact_ids);
+    w.array(state_.contact_models);
+    w.array(state_.contact_row_start);
+    w.array(state_.contact_state_start);
     w.array(state_.contact_impulses);
     w.array(state_.contact_state);
     w.array(state_.contact_linear_impulses);
@@ -280,8 +283,22 @@ void World::read_state(const uint8_t* data, size_t size) {
         throw Error(fmt::format("state buffer: solver '{}' is not loaded in this engine", solver.id));
     }
     r.any_array(restored.contact_ids, "contact ids");
-    r.array(restored.contact_impulses, restored.contact_ids.size() * WorldState::kMaxContactRows, "contact impulses");
-    r.array(restored.contact_state, restored.contact_ids.size() * WorldState::kMaxContactState, "contact state");
+    const size_t contacts = restored.contact_ids.size();
+    r.array(restored.contact_models, contacts, "contact models");
+    r.array(restored.contact_row_start, contacts + 1, "contact impulse slots");
+    r.array(restored.contact_state_start, contacts + 1, "contact state slots");
+    // Each contact's slots: from 0, at most the ABI's most per contact
+    // (checked against its model's below).
+    for (const auto& [start, most] : {std::pair{&restored.contact_row_start, WorldState::kMaxContactRows},
+                                      std::pair{&restored.contact_state_start, WorldState::kMaxContactState}}) {
+        for (size_t k = 0; k < contacts; ++k) {
+            if ((*start)[0] != 0 || (*start)[k + 1] < (*start)[k] || (*start)[k + 1] - (*start)[k] > most) {
+                throw Error("state buffer: the contacts' slots are not consistent (a buffer from another version?)");
+            }
+        }
+    }
+    r.array(restored.contact_impulses, restored.contact_row_start.back(), "contact impulses");
+    r.array(restored.contact_state, restored.contact_state_start.back(), "contact state");
     r.array(restored.contact_linear_impulses, restored.contact_ids.size() * 3, "contact impulses (linear)");
     restored.energy_watch.valid = r.value<uint8_t>("energy watch") != 0;
     restored.energy_watch.reference = r.value<double>("energy watch");
@@ -298,6 +315,20 @@ void World::read_state(const uint8_t* data, size_t size) {
     if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
         throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
                                 friction_states.size(), model_.friction_instances.size()));
+    }
+    for (size_t k = 0; k < contacts; ++k) {
+        const uint32_t f = restored.contact_models[k];
+        const bool known = f < model_.friction_instances.size();
+        const pivot_friction_functions* fn = known ? &model_.friction_instances[f].plugin().friction : nullptr;
+        if (!known ||
+            restored.contact_row_start[k + 1] - restored.contact_row_start[k] !=
+                std::min(fn->max_rows_per_contact, WorldState::kMaxContactRows) ||
+            restored.contact_state_start[k + 1] - restored.contact_state_start[k] !=
+                std::min(fn->state_per_contact, WorldState::kMaxContactState)) {
+            throw Error(fmt::format("state buffer: contact {} has no friction model of this world with its slots "
+                                    "(a buffer from another world?)",
+                                    k));
+        }
     }
     if (!std::isfinite(restored.time)) throw Error("state buffer: time is not finite");
     const WorldState::EnergyWatch& watch = restored.energy_watch;

@@ -171,6 +171,7 @@ static const pivot_friction_functions functions = {
     NULL, /* project */
     build_with_bodies,
     NULL, /* build_with_motion (ABI 1.8): the law does not depend on the sliding speed */
+    NULL, /* contacts_ended (ABI 1.9): no memory beyond the contact */
 };
 
 static const pivot_plugin_descriptor descriptor = {

@@ -367,7 +367,8 @@ constexpr pivot_friction_functions friction_functions_with_motion() {
                                     nullptr,
                                     nullptr,
                                     nullptr,
-                                    build_with_motion<Model>};
+                                    build_with_motion<Model>,
+                                    nullptr};
 }
 
 template <class Model>
@@ -375,7 +376,7 @@ constexpr pivot_friction_functions friction_functions(
     pivot_status (*project)(const void*, const pivot_contact_point*, const pivot_contact_block*, uint32_t,
                             double*) = nullptr) {
     return pivot_friction_functions{sizeof(pivot_friction_functions), Model::kMaxRows, Model::kState, 0,
-                                    instance_functions<Model>(), build<Model>, project, nullptr, nullptr};
+                                    instance_functions<Model>(), build<Model>, project, nullptr, nullptr, nullptr};
 }
 
 constexpr pivot_plugin_descriptor friction_descriptor(const char* id, const char* name, const char* description,

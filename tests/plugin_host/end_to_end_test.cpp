@@ -3,10 +3,12 @@
 // the host's checked calls; the misbehaving ones are caught at the call.
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "common/logging.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "plugin_host/parameters.hpp"
 #include "plugin_host/plugin_registry.hpp"
@@ -256,6 +258,62 @@ TEST_F(EndToEnd, PreviousImpulsesAreLastStepsImpulseInThisStepsFrame) {
         EXPECT_NEAR(sign * c.friction[0], seed / h, 1e-12 * seed / h) << "step " << k;
         EXPECT_NEAR(c.friction[1], 0.0, 1e-12 * seed / h) << "step " << k;
     }
+}
+
+// contacts_ended (ABI 1.9): a box resting on its face for 10 steps has 4
+// contacts that test.friction.box built 10 times each (its state counts
+// builds); lifted off the ground, the next step ends all four at once, each
+// with its last state, and no later step ends them again. A step in which
+// they end is the step that commits: the log says so exactly once.
+TEST_F(EndToEnd, ContactsEndOnceWithTheirLastState) {
+    ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
+    static std::vector<std::string> lines;
+    lines.clear();
+    set_log_callback(
+        [](void*, spdlog::level::level_enum, const char* source, const char* message) {
+            if (std::string(source) == "test.friction.box") lines.emplace_back(message);
+        },
+        nullptr);
+    set_log_level(spdlog::level::info);
+    WorldSettings settings;
+    settings.timestep = 1.0 / 60.0;
+    settings.gravity = {0, 0, -9.81};
+    settings.solver = {"pivot.solver.dantzig", nlohmann::json::object()};
+    World world(registry, settings);
+    MaterialDescription material;
+    material.name = "default";
+    material.friction_model = "test.friction.box";
+    material.friction = {{"mu", 0.5}};
+    world.add_material(material);
+    ShapeDescription ground;
+    ground.type = "plane";
+    ground.normal = {0, 0, 1};
+    world.add_static_shape(ground);
+    BodyDescription box;
+    box.name = "box";
+    box.mass = 1.0;
+    box.inertia = {0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01};
+    box.position = {0, 0, 0.1};
+    ShapeDescription cube;
+    cube.type = "box";
+    cube.size = {0.2, 0.2, 0.2};
+    box.shapes.push_back(cube);
+    const BodyId body = world.add_body(box);
+    for (int k = 0; k < 10; ++k) world.step();
+    ASSERT_EQ(world.contacts().size(), 4u);
+    EXPECT_TRUE(lines.empty()) << lines.front();
+    world.set_pose(body, {0, 0, 1.0}, {1, 0, 0, 0});
+    world.step();
+    EXPECT_TRUE(world.contacts().empty());
+    for (int k = 0; k < 5; ++k) world.step();
+    set_log_callback(nullptr, nullptr);
+    set_log_level(spdlog::level::warn);
+    ASSERT_EQ(lines.size(), 1u) << "one call, in the step that lifted the box";
+    // "ended 4: <id>=10 <id>=10 <id>=10 <id>=10", ids ascending.
+    EXPECT_EQ(lines[0].rfind("ended 4:", 0), 0u) << lines[0];
+    size_t builds = 0;
+    for (size_t at = lines[0].find("=10"); at != std::string::npos; at = lines[0].find("=10", at + 1)) ++builds;
+    EXPECT_EQ(builds, 4u) << lines[0];
 }
 
 TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {

@@ -7,7 +7,10 @@
  *    bounds are -mu..+mu times the normal force (findex 0). Instance
  *    parameter "mu". Keeps one double of per-contact state, the number of
  *    build() calls in which the contact was present, so host tests can check
- *    that state follows persistent contact ids.
+ *    that state follows persistent contact ids. Its contacts_ended (ABI
+ *    1.9) logs, at info level in category "test.friction.box", one line
+ *    "ended <count>: <id>=<builds> ..." (ids in hex), so host tests can
+ *    check which contacts ended, when, and with what last state.
  *  - test.friction.frictionless: the host's normal row only.
  *  - test.friction.echo: the host's normal row, and as its explicit impulse
  *    the tangential part of previous_impulses put back into the world with
@@ -19,6 +22,7 @@
  * Written in plain C99 against the public SDK headers only, to prove the
  * friction-model ABI is usable from C.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +198,28 @@ static pivot_status box_build(void* instance, const pivot_contact_point* contact
     return PIVOT_OK;
 }
 
+static pivot_status box_contacts_ended(void* instance, const uint64_t* ids, const double* state, uint32_t count,
+                                       const pivot_step_info* step)
+{
+    const friction_instance* self = (const friction_instance*)instance;
+    char line[512];
+    size_t used;
+    uint32_t c;
+    (void)step;
+    if (self == NULL || ids == NULL || state == NULL || count == 0u) {
+        return PIVOT_ERROR; /* the contract: count >= 1, state for a model with state */
+    }
+    used = (size_t)snprintf(line, sizeof line, "ended %u:", (unsigned)count);
+    for (c = 0; c < count && used < sizeof line; ++c) {
+        used += (size_t)snprintf(line + used, sizeof line - used, " %llx=%.0f", (unsigned long long)ids[c],
+                                 state[(size_t)c * BOX_STATE]);
+    }
+    if (self->host != NULL && self->host->log != NULL) {
+        self->host->log(self->host->context, PIVOT_LOG_INFO, "test.friction.box", line);
+    }
+    return PIVOT_OK;
+}
+
 static pivot_status frictionless_build(void* instance, const pivot_contact_point* contacts,
                                        uint32_t count, const pivot_step_info* step, double* state,
                                        pivot_row* rows, double* directions, double* coupling,
@@ -260,6 +286,7 @@ static const pivot_friction_functions box_functions = {
         },
     .build = box_build,
     .project = NULL,
+    .contacts_ended = box_contacts_ended,
 };
 
 static const pivot_friction_functions frictionless_functions = {

@@ -59,6 +59,11 @@ TEST(Snapshot, RestoredWorldContinuesBitwise) {
     world.set_external_force(world.body("box1"), {1.0, 0.0, 0.0}, {0.0, 0.0, 0.2});
     world.set_motor_velocity(world.joint("hinge"), -0.5);
     ASSERT_FALSE(world.state().contact_ids.empty()) << "the scene should be in contact when saved";
+    // Each contact keeps its own model's slots (ABI 1.9), not 16 + 64.
+    const pivot_friction_functions& box = registry().require(PIVOT_KIND_FRICTION, "pivot.friction.box").friction;
+    const size_t contacts = world.state().contact_ids.size();
+    EXPECT_EQ(world.state().contact_impulses.size(), contacts * box.max_rows_per_contact);
+    EXPECT_EQ(world.state().contact_state.size(), contacts * box.state_per_contact);
     const std::vector<uint8_t> saved = world.save_state();
     for (int k = 0; k < 200; ++k) world.step();
     const std::vector<double> reference = coordinates(world);

@@ -120,6 +120,13 @@
  *                model wrote (older hosts gave its raw rows 0, 1, 2: the
  *                same normal impulse for the first-party models, but the
  *                tangential ones in the model's own frame of that step).
+ * 1.9 (2026-11)  Contact life cycle: the friction tail function
+ *                contacts_ended, called with the contacts of an instance
+ *                that ended (ids and last state), for laws with memory of
+ *                their own; optional. Hosts keep each contact's impulses
+ *                and state at its own model's max_rows_per_contact and
+ *                state_per_contact (before: 16 and 64 per contact for
+ *                every model).
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -189,7 +196,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 8u
+#define PIVOT_ABI_MINOR 9u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

@@ -187,6 +187,27 @@ typedef struct pivot_friction_functions {
                                       uint32_t count, const pivot_step_info* step, double* state,
                                       pivot_row* rows, double* directions, double* coupling,
                                       double* impulses, uint32_t* row_counts);
+
+    /* ---- ABI 1.9 ---- */
+
+    /*
+     * [step] The contacts of this instance that ended: built by it in the
+     * last step and not in this one (the bodies parted, a body was removed
+     * or disabled).
+     * ids[i] is the contact's persistent id (pivot_contact_point.id) and
+     * state + i * state_per_contact its last state (NULL when
+     * state_per_contact is 0), read-only: the host forgets both after the
+     * call. Called once per step, before this step's build call, with every
+     * contact of the instance that ended (count >= 1), in ascending id
+     * order; not for the contacts alive when the instance is destroyed
+     * (with its world, or when the world's materials change, which
+     * re-creates the instances and starts every contact afresh: destroy()
+     * is the end of those). A status other than OK/WARNING fails the step, as build's does.
+     * For a law with memory beyond the contact (wear, a count of stick-slip
+     * events, a log); optional.
+     */
+    pivot_status (*contacts_ended)(void* instance, const uint64_t* ids, const double* state, uint32_t count,
+                                   const pivot_step_info* step);
 } pivot_friction_functions;
 
 #ifdef __cplusplus
