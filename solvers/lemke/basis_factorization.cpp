@@ -42,6 +42,7 @@ void BasisFactorization::reserve(Index capacity, Index max_etas) {
     reduced_work_.assign(c, 0.0);
     unit_work_.assign(c, 0.0);
     column_work_.assign(c, 0.0);
+    covering_.assign(c, 1.0);
     eta_slots_.assign(static_cast<size_t>(max_etas_), 0);
     eta_columns_.resize(c * static_cast<size_t>(max_etas_));
 }
@@ -62,7 +63,28 @@ void BasisFactorization::reset(MatrixView m) {
         unit_rows_[i] = i;
         unit_slots_[i] = i;
     }
+    std::fill(covering_.begin(), covering_.begin() + n_, 1.0);
     eta_count_ = 0;
+}
+
+bool BasisFactorization::crash(MatrixView m, const uint8_t* basic_z) {
+    reset(m);
+    const Index n = n_;
+    double* c = covering_.data();
+    for (Index j = 0; j < n; ++j) {
+        if (basic_z[j] == 0) continue;
+        // z_j takes slot j (w_j's): B's column there is -M_j.
+        slot_var_[j] = n + j;
+        var_slot_[j] = -1;
+        var_slot_[n + j] = j;
+        c[j] = 0.0;
+    }
+    // c = B 1 = sum of the unit columns of W - sum of the columns M_j of Z.
+    Vector covering(c, n);
+    for (Index j = 0; j < n; ++j) {
+        if (basic_z[j] != 0) covering.noalias() -= ConstVector(m.column(j), n);
+    }
+    return refactorize();
 }
 
 bool BasisFactorization::refactorize() {
@@ -103,7 +125,10 @@ bool BasisFactorization::refactorize() {
         double* w_column = m_wz + t * unit_count;
         for (Index r = 0; r < unit_count; ++r) w_column[r] = column[unit_rows_[r]];
     }
-    if (z0_slot_ >= 0) std::fill(c + z_count_ * k, c + k * k, 1.0);
+    if (z0_slot_ >= 0) {
+        double* c_column = c + z_count_ * k;
+        for (Index r = 0; r < k; ++r) c_column[r] = covering_[reduced_rows_[r]];
+    }
     return lu_factorize(LuFactorization{c, row_swaps_.data(), k, k}, kSingularTolerance);
 }
 
@@ -117,9 +142,9 @@ void BasisFactorization::base_solve(const double* v, double* y) {
     for (Index t = 0; t < z_count_; ++t) y[z_slots_[t]] = -u[t];
     const double u_z0 = z0_slot_ >= 0 ? u[z_count_] : 0.0;
     if (z0_slot_ >= 0) y[z0_slot_] = -u_z0;
-    // y_W = v_W - M(W, Z) u_Z - u_z0.
+    // y_W = v_W - M(W, Z) u_Z - c_W u_z0.
     double* unit = unit_work_.data();
-    for (Index r = 0; r < unit_count; ++r) unit[r] = v[unit_rows_[r]] - u_z0;
+    for (Index r = 0; r < unit_count; ++r) unit[r] = v[unit_rows_[r]] - covering_[unit_rows_[r]] * u_z0;
     if (z_count_ > 0 && unit_count > 0) {
         const ConstMatrix m_wz(factor_storage_.data() + k * k, unit_count, z_count_, Eigen::OuterStride<>(unit_count));
         Vector(unit, unit_count).noalias() -= m_wz * ConstVector(u, z_count_);
@@ -182,7 +207,7 @@ void BasisFactorization::solve_column(Index var, double* d) {
         Vector(d, n) = -Vector(d, n);
     } else {
         double* v = column_work_.data();
-        std::fill(v, v + n, -1.0);
+        for (Index i = 0; i < n; ++i) v[i] = -covering_[i];
         base_solve(v, d);
     }
     apply_etas(d, 0);
@@ -215,7 +240,7 @@ void BasisFactorization::residual(const double* v, const double* y, double* r) c
         } else if (var < 2 * n) {
             if (ys != 0.0) rv.noalias() += ys * ConstVector(m_.column(var - n), n);  // column -M_j
         } else {
-            rv.array() += ys;               // column -e
+            rv.noalias() += ys * ConstVector(covering_.data(), n);  // column -c
         }
     }
 }

@@ -9,9 +9,10 @@
 //
 // Structure used: with W the rows whose w is basic and R the others, B y = v
 // splits into the reduced system on the rows R and the non-unit columns
-//     C u = v_R,   C = [M(R, Z)  e_R],   y_Z = -u_Z,  y_z0 = -u_z0,
-// (Z: the basic z, |R| = |Z| + [z0 basic]) and the unit rows
-//     y_W = v_W - M(W, Z) u_Z - u_z0.
+//     C u = v_R,   C = [M(R, Z)  c_R],   y_Z = -u_Z,  y_z0 = -u_z0,
+// (Z: the basic z, |R| = |Z| + [z0 basic], c the covering vector: e, or B 1
+// of a crash basis) and the unit rows
+//     y_W = v_W - M(W, Z) u_Z - c_W u_z0.
 // So only C, of order k = |Z| + 1, is factorized (dense LU, partial
 // pivoting): O(k^3) per factorization and O(k^2 + |W| k) per solve instead of
 // O(n^3) and O(n^2). On contact problems k, the number of contacts that push,
@@ -53,7 +54,18 @@ public:
     Index capacity() const { return capacity_; }
 
     // B = I (all w basic) for the LCP of matrix m; m.size <= capacity().
+    // The column of z0 is -e (covering vector e).
     void reset(MatrixView m);
+
+    // A crash start (Dirkse & Ferris, "The PATH solver", Optimization
+    // Methods and Software 5, 1995, section 2.2): the complementary basis with
+    // z_j basic in slot j for every j with basic_z[j] != 0 (w_i elsewhere),
+    // factorized, and the covering vector c = B 1, so that z0's column -c
+    // gives B^-1 (-c) = -1 as the unit basis gives -e. False when that basis
+    // is singular to working precision (then reset() again before any use).
+    bool crash(MatrixView m, const uint8_t* basic_z);
+    // The covering vector (n doubles): e after reset(), B 1 after crash().
+    const double* covering() const { return covering_.data(); }
 
     Index size() const { return n_; }
     Index var_in_slot(Index slot) const { return slot_var_[slot]; }
@@ -109,6 +121,7 @@ private:
     std::vector<double> reduced_work_;     // capacity
     std::vector<double> unit_work_;        // capacity
     std::vector<double> column_work_;      // capacity
+    std::vector<double> covering_;         // capacity: z0's column is -covering_
 
     // Etas since the last factorization: slot and column (capacity doubles each).
     Index eta_count_ = 0;

@@ -500,3 +500,69 @@ void BoxedToStandard::map_back(const double* y, double* x) {
 }
 
 }  // namespace pivot::lemke
+
+namespace pivot::lemke {
+
+void BoxedToStandard::guess_basis(const double* x, double* y, double* v, uint8_t* basic_z) const {
+    const Index size = m_.size;
+    const ConstMatrix m(m_.data, size, size, Eigen::OuterStride<>(m_.ld));
+    Vector y_vector(y, size);
+    Vector v_vector(v, size);
+    bool multipliers = false;
+    for (Index k = 0; k < size; ++k) {
+        const Index pos = var_position_[k];
+        if (var_kind_[k] == VarKind::primary) {
+            y[k] = std::max(var_sign_[k] * (x[kept_rows_[pos]] - offset_[pos]), 0.0);
+        } else {
+            y[k] = 0.0;
+            multipliers = true;
+        }
+    }
+    v_vector = ConstVector(q_.data(), size);
+    v_vector.noalias() += m * y_vector;
+    if (multipliers) {
+        for (Index k = 0; k < size; ++k) {
+            const Index pos = var_position_[k];
+            const Index plus = primary_of_position_[pos];
+            const Index minus = minus_of_position_[pos];
+            switch (var_kind_[k]) {
+                case VarKind::box_multiplier:
+                case VarKind::friction_plus: y[k] = std::max(-v[plus], 0.0); break;
+                case VarKind::friction_minus: y[k] = std::max(-v[minus], 0.0); break;
+                case VarKind::friction_both: y[k] = std::max({-v[plus], -v[minus], 0.0}); break;
+                default: break;
+            }
+        }
+        // The multipliers enter v at their primaries' rows only (M's F
+        // block, +1); their own rows (-G' + K) do not depend on them.
+        for (Index k = 0; k < size; ++k) {
+            if (var_kind_[k] == VarKind::primary || y[k] == 0.0) continue;
+            const Index pos = var_position_[k];
+            const Index plus = primary_of_position_[pos];
+            const Index minus = minus_of_position_[pos];
+            if (var_kind_[k] != VarKind::friction_minus) v[plus] += y[k];
+            if (var_kind_[k] == VarKind::friction_minus || var_kind_[k] == VarKind::friction_both) v[minus] += y[k];
+        }
+    }
+    for (Index k = 0; k < size; ++k) basic_z[k] = y[k] > v[k] ? 1 : 0;
+    if (!multipliers) return;
+    for (Index k = 0; k < size; ++k) {
+        if (var_kind_[k] == VarKind::primary || basic_z[k] == 0) continue;
+        const Index pos = var_position_[k];
+        const Index plus = primary_of_position_[pos];
+        const Index minus = minus_of_position_[pos];
+        switch (var_kind_[k]) {
+            case VarKind::box_multiplier:
+            case VarKind::friction_plus: basic_z[plus] = 1; break;
+            case VarKind::friction_minus: basic_z[minus] = 1; break;
+            case VarKind::friction_both:
+                // The primary whose row the multiplier holds at 0, unless
+                // one of them is basic already.
+                if (basic_z[plus] == 0 && basic_z[minus] == 0) basic_z[v[plus] <= v[minus] ? plus : minus] = 1;
+                break;
+            default: break;
+        }
+    }
+}
+
+}  // namespace pivot::lemke

@@ -144,6 +144,19 @@ public:
     // x (p.n doubles) from a point y (size() doubles) of the standard LCP.
     void map_back(const double* y, double* x);
 
+    // A complementary basis guessed from a point x of the boxed problem (p.n
+    // doubles, e.g. a few projected Gauss-Seidel sweeps), for a crash start:
+    // y (size() doubles) gives each primary its part of x - c (b+ =
+    // max(x_i, 0), b- = max(-x_i, 0)) and each multiplier the violation it
+    // absorbs (t_i = max(0, -v_i) with v = M y + q at the multipliers' 0: the
+    // w_i < 0 that the upper bound holds); z_j is basic (basic_z[j] = 1)
+    // where y_j > v_j, v = M y + q. A basic multiplier needs a basic primary
+    // among those it bounds (else its column vanishes on the basis's
+    // non-unit rows and the basis is singular): a separated contact's
+    // friction rows (x_j = 0, g = |w_i|) keep the primary whose row g holds
+    // at 0 (a degenerate basic b+ or b-). `v`: size() doubles of scratch.
+    void guess_basis(const double* x, double* y, double* v, uint8_t* basic_z) const;
+
 private:
     enum class RowKind : uint8_t { fixed, lower, upper, box, free_row, dropped_free_row, friction };
     // What a variable of the standard LCP is: a primary (x at its position

@@ -96,44 +96,89 @@ Index LemkePivoting::lexicographic_choice(Index tie_count) {
     return *std::min_element(ties_.begin(), ties_.begin() + tie_count);
 }
 
-LemkeResult LemkePivoting::run(MatrixView m, const double* q, const LemkeSettings& settings) {
+LemkeResult LemkePivoting::run(MatrixView m, const double* q, const LemkeSettings& settings, const uint8_t* crash) {
     LemkeResult result;
     m_ = m;
     q_ = q;
     n_ = m.size;
     const Index n = n_;
-    basis_.reset(m);
     double* x = x_.data();
     double* d = d_.data();
-    std::copy(q, q + n, x);
-    if (n == 0) return result;
-
-    const double q_scale = max_abs(q, n);
-    // Lexicographic minimum of the rows [q_i, e_i'] (B = I): the most
-    // negative q_i; among ties, the largest i (its unit row is the smallest).
-    Index r = 0;
-    for (Index i = 1; i < n; ++i) {
-        if (q[i] < q[r]) r = i;
+    if (n == 0) {
+        basis_.reset(m);
+        return result;
     }
-    if (q[r] >= 0.0) return result;  // z = 0 solves it, with no pivot
-    const double zero = kZeroTolerance * q_scale;
-    for (Index i = n - 1; i > r; --i) {
-        if (q[i] - q[r] <= zero) {
-            r = i;
-            break;
+    if (crash == nullptr) {
+        basis_.reset(m);
+        std::copy(q, q + n, x);
+    } else {
+        if (!basis_.crash(m, crash)) {
+            result.outcome = LemkeOutcome::singular_basis;
+            return result;
+        }
+        basis_.solve(q, x);  // the crash basis's values x_B = B^-1 q
+        // The factorization is the expensive step of a crash start (order
+        // ~1400 on lcp-bench nc333_fric): the time budget is checked after it.
+        if (settings.time_budget_seconds > 0.0 &&
+            settings.elapsed_seconds(settings.clock) > settings.time_budget_seconds) {
+            result.outcome = LemkeOutcome::time_budget;
+            return result;
         }
     }
-    // z0 enters at -q_r; its column -e gives d = B^-1 (-e) = -e.
-    const double z0_start = -q[r];
-    std::fill(d, d + n, -1.0);
-    for (Index i = 0; i < n; ++i) x[i] = q[i] - q[r] <= zero ? 0.0 : q[i] + z0_start;
+
+    const double q_scale = std::max(max_abs(q, n), max_abs(x, n));
+    const double zero = kZeroTolerance * q_scale;
+    if (crash != nullptr) {
+        // The solve's rounding around the crash basis's zero values (its
+        // degenerate rows, as many as the guessed point has x_i = 0 and
+        // w_i = 0) is zero, as in the ratio test below.
+        for (Index i = 0; i < n; ++i) {
+            if (std::abs(x[i]) <= zero) x[i] = 0.0;
+        }
+    }
+    // Lexicographic minimum of the rows [x_B, B^-1] (Cottle, Pang & Stone,
+    // section 4.4: z0 enters at max(-x_B) and the leaving row is the
+    // lexicographic minimum). With B = I: the most negative q_i and among
+    // ties the largest i (its unit row is the smallest).
+    Index r = 0;
+    for (Index i = 1; i < n; ++i) {
+        if (x[i] < x[r]) r = i;
+    }
+    if (x[r] >= 0.0) return result;  // the starting (complementary) basis solves it, with no pivot
+    if (crash == nullptr) {
+        for (Index i = n - 1; i > r; --i) {
+            if (x[i] - x[r] <= zero) {
+                r = i;
+                break;
+            }
+        }
+    } else {
+        Index tie_count = 0;
+        for (Index i = 0; i < n; ++i) {
+            if (x[i] - x[r] <= zero) ties_[tie_count++] = i;
+        }
+        std::fill(d, d + n, 1.0);  // rows compared undivided
+        if (tie_count > 1) r = lexicographic_choice(tie_count);
+    }
+    // z0 enters at -x_r; its column -c gives d = B^-1 (-c) = -1 (c = e with
+    // B = I; c = B 1 for a crash basis, where d is computed for its rounding).
+    const double z0_start = -x[r];
+    if (crash == nullptr) {
+        std::fill(d, d + n, -1.0);
+    } else {
+        basis_.solve_column(basis_.z0_var(), d);
+    }
+    const double x_r = x[r];
+    for (Index i = 0; i < n; ++i) x[i] = x[i] - x_r <= zero ? 0.0 : std::max(x[i] - z0_start * d[i], 0.0);
     x[r] = z0_start;
+    const Index first_leaving = basis_.var_in_slot(r);
     if (basis_.replace(r, basis_.z0_var(), d) == BasisFactorization::Update::singular) {
         result.outcome = LemkeOutcome::singular_basis;
         return result;
     }
     result.pivots = 1;
-    Index entering = n + r;  // z_r, the complement of the leaving w_r
+    // The complement of the leaving variable (z_r for w_r) enters.
+    Index entering = first_leaving < n ? first_leaving + n : first_leaving - n;
 
     for (;;) {
         if (result.pivots >= settings.max_pivots) {

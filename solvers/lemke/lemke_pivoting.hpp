@@ -68,8 +68,11 @@ public:
     Index capacity() const { return basis_.capacity(); }
 
     // Runs the method on w = M z + q (m.size rows, q: m.size doubles, both
-    // kept by reference until the next run).
-    LemkeResult run(MatrixView m, const double* q, const LemkeSettings& settings);
+    // kept by reference until the next run). With `crash` (m.size flags), it
+    // starts from the complementary basis with z_j basic where crash[j] != 0
+    // and the covering vector B 1 (BasisFactorization::crash) instead of
+    // B = I and e; `singular_basis` with 0 pivots when that basis is singular.
+    LemkeResult run(MatrixView m, const double* q, const LemkeSettings& settings, const uint8_t* crash = nullptr);
 
     // z at the current basis: the basic z values (clamped at 0: the basic
     // variables are nonnegative up to rounding), zero for the nonbasic.

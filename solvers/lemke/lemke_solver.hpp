@@ -17,6 +17,7 @@ enum LemkeParam : uint32_t {
     kParamTolerance,
     kParamPivotTolerance,
     kParamRefactorInterval,
+    kParamCrashSweeps,
     kParamCount
 };
 
@@ -36,11 +37,18 @@ public:
                        pivot_solve_report* report);
 
 private:
+    // The crash basis guessed from projected Gauss-Seidel sweeps
+    // first_sweep..last_sweep - 1 on the boxed problem (continuing the
+    // previous call's unless first_sweep = 0) into crash_flags_; false when
+    // no guess is made (A_ii <= 0, or the sweeps diverged).
+    bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep);
+
     const pivot_host* host_ = nullptr;
     uint64_t max_iterations_ = 0;  // 0: automatic
     double tolerance_ = 0.0;
     double pivot_tolerance_ = 0.0;
     Index refactor_interval_ = 0;
+    uint32_t crash_sweeps_ = 0;
     uint32_t reserved_rows_ = 0;
     Index reserved_variables_ = 0;
 
@@ -48,6 +56,10 @@ private:
     LemkePivoting lemke_;
     std::vector<double> y_;  // the standard LCP's z (reserved variables)
     std::vector<double> w_;  // A x + b (n), when the host passes no w
+    std::vector<double> guess_x_;        // the sweeps' x (n)
+    std::vector<double> guess_w_;        // their A x + b (n)
+    std::vector<double> guess_v_;        // M y + q of the guess (reserved variables)
+    std::vector<uint8_t> crash_flags_;   // z_j basic in the crash basis (reserved variables)
 };
 
 }  // namespace pivot::lemke
