@@ -16,7 +16,10 @@
 // So only C, of order k = |Z| + 1, is factorized (dense LU, partial
 // pivoting): O(k^3) per factorization and O(k^2 + |W| k) per solve instead of
 // O(n^3) and O(n^2). On contact problems k, the number of contacts that push,
-// is much smaller than n for most of the path.
+// is much smaller than n for most of the path. C's column singletons (the
+// multipliers of boxed and friction rows) are eliminated first (block
+// triangular form, basis_factorization.cpp): only the rest, C11, goes
+// through the LU.
 //
 // Between factorizations each pivot appends an eta vector (product form of
 // the inverse, Dantzig & Orchard-Hays 1954; Chvatal, "Linear Programming",
@@ -116,7 +119,16 @@ private:
     std::vector<Index> z_slots_;           // their slots
     std::vector<Index> unit_rows_;         // W (n - k_ entries)
     std::vector<Index> unit_slots_;        // slot of w_i for each i in W
-    ScratchBuffer factor_storage_;         // LU of C (k^2), then M(W, Z) (|W| x |Z|)
+    Index k1_ = 0;                         // order of C11 (C without its column singletons)
+    Index singles_ = 0;                    // column singletons of C
+    std::vector<Index> kept_columns_;      // C's columns in C11 (k1_)
+    std::vector<Index> kept_rows_;         // positions in R of C11's rows (k1_)
+    std::vector<Index> single_columns_;    // the singleton columns (singles_)
+    std::vector<Index> single_rows_;       // the position in R of each one's nonzero
+    std::vector<double> single_pivots_;    // that nonzero (D)
+    std::vector<double> single_work_;      // capacity
+    std::vector<double> first_work_;       // capacity
+    ScratchBuffer factor_storage_;         // LU of C11 (k1^2), C21 (singles x k1), then M(W, Z) (|W| x |Z|)
     std::vector<int> row_swaps_;           // capacity
     std::vector<double> reduced_work_;     // capacity
     std::vector<double> unit_work_;        // capacity
