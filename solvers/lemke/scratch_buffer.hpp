@@ -7,8 +7,23 @@
 //    (2n)^2 reserved for boxed problems);
 //  - a copy (clone() of an instance) allocates its own storage of the same
 //    size and copies nothing.
+//
+// On Linux, buffers of 2 MiB or more are aligned to 2 MiB and advised as
+// transparent huge pages (madvise(2), MADV_HUGEPAGE; the kernel's
+// transparent_hugepage "madvise" mode serves only such regions): the first
+// touch of the pages is part of the first solve, and a friction problem of
+// 999 rows touches about 80 MB (its standard LCP matrix alone is 2331^2
+// numbers). With 4 KiB pages that is 20000 page faults, measured 0.28 s of
+// a 0.51 s first solve on lcp-bench nc333_fric (virtual machine, 2 cores);
+// with 2 MiB pages, 40.
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace pivot::lemke {
 
@@ -26,7 +41,9 @@ public:
     // Contents are indeterminate after a resize. May throw std::bad_alloc.
     void resize(size_t size) {
         if (size == size_) return;
-        data_.reset(size > 0 ? new double[size] : nullptr);
+        data_.reset();
+        size_ = 0;
+        if (size > 0) data_.reset(allocate(size));
         size_ = size;
     }
     double* data() { return data_.get(); }
@@ -34,7 +51,32 @@ public:
     size_t size() const { return size_; }
 
 private:
-    std::unique_ptr<double[]> data_;
+    static constexpr size_t kHugePage = size_t{2} << 20;
+
+    struct Free {
+        void operator()(double* p) const { std::free(p); }
+    };
+
+    static double* allocate(size_t size) {
+        if (size > SIZE_MAX / sizeof(double)) throw std::bad_alloc();
+        size_t bytes = size * sizeof(double);
+        size_t alignment = alignof(std::max_align_t);
+#if defined(__linux__)
+        if (bytes >= kHugePage) {
+            alignment = kHugePage;
+            bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;  // aligned_alloc: a multiple of the alignment
+        }
+#endif
+        bytes = (bytes + alignment - 1) / alignment * alignment;
+        void* p = std::aligned_alloc(alignment, bytes);
+        if (p == nullptr) throw std::bad_alloc();
+#if defined(__linux__)
+        if (alignment == kHugePage) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+        return static_cast<double*>(p);
+    }
+
+    std::unique_ptr<double, Free> data_;
     size_t size_ = 0;
 };
 
