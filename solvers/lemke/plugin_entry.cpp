@@ -80,7 +80,7 @@ PIVOT_PLUGIN_ENTRY {
         "pivot.solver.lemke",
         "Lemke (lexicographic)",
         "Pivot",
-        "1.1.0",
+        "1.2.0",
         "Lemke's complementary pivoting with lexicographic degeneracy resolution; dense, non-symmetric, boxed; "
         "friction index as the polyhedral (Stewart-Trinkle / Anitescu-Potra) LCP",
         PIVOT_SOLVER_CAP_STANDARD_LCP | PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_FRICTION_INDEX |
