@@ -18,8 +18,9 @@
 // O(n^3) and O(n^2). On contact problems k, the number of contacts that push,
 // is much smaller than n for most of the path. C's column singletons (the
 // multipliers of boxed and friction rows) are eliminated first (block
-// triangular form, basis_factorization.cpp): only the rest, C11, goes
-// through the LU.
+// triangular form), then C11's row doubletons (the multipliers' rows of
+// sliding contacts) by a Schur complement on a diagonal block
+// (basis_factorization.cpp): only what remains goes through the LU.
 //
 // Between factorizations each pivot appends an eta vector (product form of
 // the inverse, Dantzig & Orchard-Hays 1954; Chvatal, "Linear Programming",
@@ -100,6 +101,9 @@ public:
 
 private:
     void base_solve(const double* v, double* y);
+    // Second stage of refactorize(): C11 (k1_ x k1_, `full`) without its row
+    // doubletons, factorized into `storage`. False when singular.
+    bool eliminate_row_doubletons(const double* full, double* storage);
     void apply_etas(double* y, Index first_eta) const;
 
     MatrixView m_;
@@ -128,7 +132,20 @@ private:
     std::vector<double> single_pivots_;    // that nonzero (D)
     std::vector<double> single_work_;      // capacity
     std::vector<double> first_work_;       // capacity
-    ScratchBuffer factor_storage_;         // LU of C11 (k1^2), C21 (singles x k1), then M(W, Z) (|W| x |Z|)
+    std::vector<double> c11_solution_;     // capacity
+    Index pivot_count_ = 0;                // row doubletons of C11 eliminated
+    std::vector<Index> pivot_rows_;        // their rows in C11 (increasing)
+    std::vector<Index> pivot_columns_;     // their pivot columns in C11
+    std::vector<Index> rest_rows_;         // C11's other rows (k2 = k1_ - pivot_count_)
+    std::vector<Index> rest_columns_;      // C11's other columns
+    std::vector<double> doubleton_pivots_; // D
+    std::vector<double> pivot_work_;       // capacity
+    std::vector<double> pivot_result_;     // capacity
+    // C11 as gathered, before the doubletons' elimination (k1^2).
+    ScratchBuffer schur_storage_;
+    // The Schur complement's LU (k2^2), F (k2 x doubletons), E (doubletons x
+    // k2), then C21 (singles x k1) and M(W, Z) (|W| x |Z|).
+    ScratchBuffer factor_storage_;
     std::vector<int> row_swaps_;           // capacity
     std::vector<double> reduced_work_;     // capacity
     std::vector<double> unit_work_;        // capacity
