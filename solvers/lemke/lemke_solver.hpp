@@ -40,8 +40,10 @@ private:
     // The crash basis guessed from projected Gauss-Seidel sweeps
     // first_sweep..last_sweep - 1 on the boxed problem (continuing the
     // previous call's unless first_sweep = 0) into crash_flags_; false when
-    // no guess is made (A_ii <= 0, or the sweeps diverged).
-    bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep);
+    // no guess is made (A_ii <= 0, the sweeps diverged, or settings' time
+    // budget ran out: *out_of_time).
+    bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep,
+                           const LemkeSettings& settings, bool* out_of_time);
 
     const pivot_host* host_ = nullptr;
     uint64_t max_iterations_ = 0;  // 0: automatic

@@ -1047,6 +1047,23 @@ TEST(LemkeSolver, CrashStartAndColdStartBothSolveTheFrictionProblems) {
     }
 }
 
+TEST(LemkeSolver, TimeBudgetIsCheckedWhileGuessingTheCrashBasis) {
+    // The Gauss-Seidel sweeps of the guess (1100 of them on 999 rows, ~0.1 s)
+    // check the clock too: a budget already spent stops there, with x inside
+    // its bounds and no pivot.
+    PluginInstance solver = test::make_solver(kLemke);
+    const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / "lcp_nc333_fric.txt");
+    test::Solution s = test::solve(solver, p, nullptr, 1e-9);
+    EXPECT_FALSE(s.result.ok());
+    EXPECT_EQ(s.report.status, PIVOT_SOLVE_TIME_BUDGET);
+    EXPECT_EQ(s.report.iterations, 0u);
+    for (uint32_t i = 0; i < p.n; ++i) {
+        ASSERT_TRUE(std::isfinite(s.x[i])) << i;
+        EXPECT_GE(s.x[i], p.lo[i]) << i;
+        EXPECT_LE(s.x[i], p.hi[i]) << i;
+    }
+}
+
 TEST(LemkeSolver, CrashStartIsDeterministic) {
     // The guess (Gauss-Seidel in a fixed order) and the fallbacks are
     // deterministic: the same x, bit for bit, solve after solve.
