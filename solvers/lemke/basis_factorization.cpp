@@ -65,7 +65,7 @@ void BasisFactorization::reserve(Index capacity, Index max_etas) {
     doubleton_pivots_.assign(c, 0.0);
     pivot_work_.assign(c, 0.0);
     pivot_result_.assign(c, 0.0);
-    schur_storage_.resize(c * c);
+    kept_candidates_.assign(2 * c, 0);
     eta_slots_.assign(static_cast<size_t>(max_etas_), 0);
     eta_columns_.resize(c * static_cast<size_t>(max_etas_));
 }
@@ -188,10 +188,8 @@ bool BasisFactorization::refactorize() {
     double* c11 = factor_storage_.data();
     double* c21 = c11 + kept * kept;            // singles x kept
     double* m_wz = c21 + singles * kept;        // M(W, Z), leading dimension unit_count
-    double* full = schur_storage_.data();       // C11 before the row doubletons' elimination
     for (Index j = 0; j < kept; ++j) {
         const Index t = kept_columns_[j];
-        for (Index i = 0; i < kept; ++i) full[i + j * kept] = c_entry(t, kept_rows_[i]);
         for (Index i = 0; i < singles; ++i) c21[i + j * singles] = c_entry(t, single_rows_[i]);
     }
     for (Index i = 0; i < singles; ++i) single_pivots_[i] = c_entry(single_columns_[i], single_rows_[i]);
@@ -200,10 +198,10 @@ bool BasisFactorization::refactorize() {
         double* w_column = m_wz + t * unit_count;
         for (Index r = 0; r < unit_count; ++r) w_column[r] = column[unit_rows_[r]];
     }
-    return eliminate_row_doubletons(full, c11);
+    return eliminate_row_doubletons(c11);
 }
 
-bool BasisFactorization::eliminate_row_doubletons(const double* full, double* storage) {
+bool BasisFactorization::eliminate_row_doubletons(double* storage) {
     // Row doubletons of C11: a row with at most two nonzeros outside z0's
     // column (the friction multiplier's row, -1 at b+ or b- and hi at the
     // normal impulse's primary, when the multiplier is basic: a sliding
@@ -217,42 +215,67 @@ bool BasisFactorization::eliminate_row_doubletons(const double* full, double* st
     // its row: the multipliers E / D are at most 1 outside z0's column, the
     // entries grow by at most a factor 2. On lcp-bench nc333_fric this takes
     // C11 from order 852 to about 290 at the crash basis.
+    // C11's entries are read from M (gathered once into the factor's
+    // storage below), so C11 itself is never stored.
     const Index k1 = k1_;
+    const auto c11_entry = [this](Index i, Index j) {
+        const Index t = kept_columns_[j];
+        const Index r = reduced_rows_[kept_rows_[i]];
+        return t < z_count_ ? m_.column(z_columns_[t])[r] : covering_[r];
+    };
     Index z0_position = -1;
     for (Index j = 0; j < k1 && z0_slot_ >= 0; ++j) {
         if (kept_columns_[j] == z_count_) z0_position = j;
     }
-    // Column states: 0 free, 1 a pivot column, 2 a chosen row's other nonzero.
+    // Per row: its nonzeros outside z0's column (counted up to 3) and the
+    // first two of them; per column: its largest magnitude. One pass over
+    // C11 by columns (M's storage order).
+    Index* row_count = rest_rows_.data();
+    Index* row_first = pivot_rows_.data();
+    Index* row_second = pivot_columns_.data();
+    double* column_max = doubleton_pivots_.data();
+    std::fill(row_count, row_count + k1, Index{0});
+    for (Index j = 0; j < k1; ++j) {
+        double largest = 0.0;
+        for (Index i = 0; i < k1; ++i) {
+            const double value = c11_entry(i, j);
+            if (value == 0.0) continue;
+            largest = std::max(largest, std::abs(value));
+            if (j == z0_position || row_count[i] > 2) continue;
+            if (row_count[i] == 0) {
+                row_first[i] = j;
+            } else if (row_count[i] == 1) {
+                row_second[i] = j;
+            }
+            ++row_count[i];
+        }
+        column_max[j] = largest;
+    }
+    // Column states: 0 free, 1 a pivot column, 2 a chosen row's other
+    // nonzero (the arrays above are scratch until the choice is made).
     Index* column_state = rest_columns_.data();
     std::fill(column_state, column_state + k1, Index{0});
+    Index* chosen = kept_candidates_.data();  // row, then pivot column, per choice
     Index pivots = 0;
     for (Index i = 0; i < k1; ++i) {
-        Index first = -1;
-        Index second = -1;
-        Index count = 0;
-        for (Index j = 0; j < k1 && count <= 2; ++j) {
-            if (j == z0_position || full[i + j * k1] == 0.0) continue;
-            if (count == 0) {
-                first = j;
-            } else {
-                second = j;
-            }
-            ++count;
-        }
+        const Index count = row_count[i];
         if (count == 0 || count > 2) continue;
-        Index pivot = first;
-        Index other = second;
-        if (other >= 0 && std::abs(full[i + other * k1]) > std::abs(full[i + pivot * k1])) std::swap(pivot, other);
+        Index pivot = row_first[i];
+        Index other = count == 2 ? row_second[i] : -1;
+        if (other >= 0 && std::abs(c11_entry(i, other)) > std::abs(c11_entry(i, pivot))) std::swap(pivot, other);
         if (column_state[pivot] != 0 || (other >= 0 && column_state[other] == 1)) continue;
         // Against entries that are rounding noise of a zero (eliminated free
         // rows): the pivot must not be negligible in its own column.
-        const double column_max = ConstVector(full + pivot * k1, k1).cwiseAbs().maxCoeff();
-        if (!(std::abs(full[i + pivot * k1]) > kDoubletonNoise * column_max)) continue;
+        if (!(std::abs(c11_entry(i, pivot)) > kDoubletonNoise * column_max[pivot])) continue;
         column_state[pivot] = 1;
         if (other >= 0) column_state[other] = 2;
-        pivot_rows_[pivots] = i;
-        pivot_columns_[pivots] = pivot;
+        chosen[2 * pivots] = i;
+        chosen[2 * pivots + 1] = pivot;
         ++pivots;
+    }
+    for (Index p = 0; p < pivots; ++p) {
+        pivot_rows_[p] = chosen[2 * p];
+        pivot_columns_[p] = chosen[2 * p + 1];
     }
     const Index k2 = k1 - pivots;
     pivot_count_ = pivots;
@@ -276,14 +299,12 @@ bool BasisFactorization::eliminate_row_doubletons(const double* full, double* st
     double* f = schur + k2 * k2;               // F: k2 x pivots
     double* e = f + k2 * pivots;               // E: pivots x k2
     for (Index j = 0; j < k2; ++j) {
-        const double* column = full + rest_columns[j] * k1;
-        for (Index i = 0; i < k2; ++i) schur[i + j * k2] = column[rest_rows_[i]];
-        for (Index p = 0; p < pivots; ++p) e[p + j * pivots] = column[pivot_rows_[p]];
+        for (Index i = 0; i < k2; ++i) schur[i + j * k2] = c11_entry(rest_rows_[i], rest_columns[j]);
+        for (Index p = 0; p < pivots; ++p) e[p + j * pivots] = c11_entry(pivot_rows_[p], rest_columns[j]);
     }
     for (Index p = 0; p < pivots; ++p) {
-        const double* column = full + pivot_columns_[p] * k1;
-        for (Index i = 0; i < k2; ++i) f[i + p * k2] = column[rest_rows_[i]];
-        doubleton_pivots_[p] = column[pivot_rows_[p]];
+        for (Index i = 0; i < k2; ++i) f[i + p * k2] = c11_entry(rest_rows_[i], pivot_columns_[p]);
+        doubleton_pivots_[p] = c11_entry(pivot_rows_[p], pivot_columns_[p]);
     }
     // G - F D^-1 E, by E's nonzeros.
     for (Index p = 0; p < pivots; ++p) {

@@ -101,9 +101,9 @@ public:
 
 private:
     void base_solve(const double* v, double* y);
-    // Second stage of refactorize(): C11 (k1_ x k1_, `full`) without its row
-    // doubletons, factorized into `storage`. False when singular.
-    bool eliminate_row_doubletons(const double* full, double* storage);
+    // Second stage of refactorize(): C11 (k1_ x k1_, read from M) without
+    // its row doubletons, factorized into `storage`. False when singular.
+    bool eliminate_row_doubletons(double* storage);
     void apply_etas(double* y, Index first_eta) const;
 
     MatrixView m_;
@@ -141,8 +141,7 @@ private:
     std::vector<double> doubleton_pivots_; // D
     std::vector<double> pivot_work_;       // capacity
     std::vector<double> pivot_result_;     // capacity
-    // C11 as gathered, before the doubletons' elimination (k1^2).
-    ScratchBuffer schur_storage_;
+    std::vector<Index> kept_candidates_;   // 2 capacity: the doubletons chosen (row, pivot column)
     // The Schur complement's LU (k2^2), F (k2 x doubletons), E (doubletons x
     // k2), then C21 (singles x k1) and M(W, Z) (|W| x |Z|).
     ScratchBuffer factor_storage_;
