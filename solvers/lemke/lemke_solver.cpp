@@ -78,7 +78,9 @@ void LemkeSolver::reserve(uint32_t n, Index variables) {
     y_.assign(static_cast<size_t>(variables), 0.0);
     w_.assign(n, 0.0);
     guess_x_.assign(n, 0.0);
-    guess_w_.assign(n, 0.0);
+    guess_a_.assign(static_cast<size_t>(n) * n, 0.0f);
+    guess_xf_.assign(n, 0.0f);
+    guess_wf_.assign(n, 0.0f);
     guess_v_.assign(static_cast<size_t>(variables), 0.0);
     crash_flags_.assign(static_cast<size_t>(variables), 0);
     reserved_rows_ = n;
@@ -91,20 +93,30 @@ bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t f
     const uint32_t n = problem.n;
     const auto lda = static_cast<Index>(problem.lda);
     const double* a = problem.dense;
-    double* x = guess_x_.data();
-    double* w = guess_w_.data();
+    // The sweeps run in single precision: they only guess which bounds are
+    // active (the solution comes from the basis, in double), and a sweep is
+    // a column update of w per row, n^2 multiply-adds, twice as many per
+    // vector instruction and half the memory traffic in float: measured
+    // ~25% of the whole solve of lcp-bench nc333_fric (1100 sweeps).
+    float* a_single = guess_a_.data();  // A, leading dimension n
+    float* x = guess_xf_.data();
+    float* w = guess_wf_.data();
     if (first_sweep == 0) {
         for (uint32_t i = 0; i < n; ++i) {
             if (!(a[i + i * lda] > 0.0)) return false;  // Gauss-Seidel needs A_ii > 0
         }
-        std::fill(x, x + n, 0.0);
-        std::copy(problem.b, problem.b + n, w);
+        for (uint32_t j = 0; j < n; ++j) {
+            float* column = a_single + static_cast<size_t>(j) * n;
+            for (uint32_t i = 0; i < n; ++i) column[i] = static_cast<float>(a[i + j * lda]);
+        }
+        std::fill(x, x + n, 0.0f);
+        for (uint32_t i = 0; i < n; ++i) w[i] = static_cast<float>(problem.b[i]);
     }
     // Projected Gauss-Seidel (Cottle, Pang & Stone, section 5.2) on the boxed
     // problem, friction bounds from the current normal impulses, w = A x + b
     // kept up to date column by column; sweeps first_sweep..last_sweep - 1,
     // continuing from the last call's x.
-    Eigen::Map<Eigen::VectorXd> w_vector(w, n);
+    Eigen::Map<Eigen::VectorXf> w_vector(w, n);
     for (uint32_t sweep = first_sweep; sweep < last_sweep; ++sweep) {
         if (settings.time_budget_seconds > 0.0 && sweep % kCrashClockSweeps == 0 &&
             settings.elapsed_seconds(settings.clock) > settings.time_budget_seconds) {
@@ -112,18 +124,25 @@ bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t f
             return false;
         }
         for (uint32_t i = 0; i < n; ++i) {
-            double lower = 0.0;
-            double upper = 0.0;
-            sdk::row_bounds(problem, x, i, lower, upper);
-            const double updated = std::min(upper, std::max(lower, x[i] - w[i] / a[i + i * lda]));
-            const double step = updated - x[i];
-            if (step == 0.0) continue;
+            auto lower = static_cast<float>(problem.lo[i]);
+            auto upper = static_cast<float>(problem.hi[i]);
+            if (problem.findex != nullptr && problem.findex[i] >= 0) {
+                const float scale = std::abs(x[problem.findex[i]]);
+                lower *= scale;
+                upper *= scale;
+            }
+            const float diagonal = a_single[i + static_cast<size_t>(i) * n];
+            const float updated = std::min(upper, std::max(lower, x[i] - w[i] / diagonal));
+            const float step = updated - x[i];
+            if (step == 0.0f) continue;
             x[i] = updated;
-            w_vector.noalias() += step * Eigen::Map<const Eigen::VectorXd>(a + i * lda, n);
+            w_vector.noalias() += step * Eigen::Map<const Eigen::VectorXf>(a_single + static_cast<size_t>(i) * n, n);
         }
     }
-    if (!all_finite(x, n)) return false;
-    transform_.guess_basis(x, y_.data(), guess_v_.data(), crash_flags_.data());
+    double* x_double = guess_x_.data();
+    for (uint32_t i = 0; i < n; ++i) x_double[i] = x[i];
+    if (!all_finite(x_double, n)) return false;
+    transform_.guess_basis(x_double, y_.data(), guess_v_.data(), crash_flags_.data());
     return true;
 }
 

@@ -59,7 +59,9 @@ private:
     std::vector<double> y_;  // the standard LCP's z (reserved variables)
     std::vector<double> w_;  // A x + b (n), when the host passes no w
     std::vector<double> guess_x_;        // the sweeps' x (n)
-    std::vector<double> guess_w_;        // their A x + b (n)
+    std::vector<float> guess_a_;         // A in single precision for the sweeps (n^2)
+    std::vector<float> guess_xf_;        // the sweeps' x (n)
+    std::vector<float> guess_wf_;        // their A x + b (n)
     std::vector<double> guess_v_;        // M y + q of the guess (reserved variables)
     std::vector<uint8_t> crash_flags_;   // z_j basic in the crash basis (reserved variables)
 };
