@@ -3,6 +3,7 @@
 // the host's checked calls; the misbehaving ones are caught at the call.
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,35 @@ protected:
         s.timestep = h;
         s.gravity[2] = -9.81;
         return s;
+    }
+    // A world at 60 Hz whose default material uses friction `model`, with
+    // the ground plane z = 0 and one body of `mass` kg carrying `shape`
+    // (inertia of a 0.2 m solid), placed at `height`.
+    std::unique_ptr<World> world_on_ground(const char* model, const nlohmann::json& params, double mass,
+                                           const ShapeDescription& shape, double height) {
+        WorldSettings settings;
+        settings.timestep = 1.0 / 60.0;
+        settings.gravity = {0, 0, -9.81};
+        settings.solver = {"pivot.solver.dantzig", nlohmann::json::object()};
+        auto world = std::make_unique<World>(registry, settings);
+        MaterialDescription material;
+        material.name = "default";
+        material.friction_model = model;
+        material.friction = params;
+        world->add_material(material);
+        ShapeDescription ground;
+        ground.type = "plane";
+        ground.normal = {0, 0, 1};
+        world->add_static_shape(ground);
+        BodyDescription body;
+        body.name = "body";
+        body.mass = mass;
+        const double i = 0.004 * mass;
+        body.inertia = {i, 0, 0, 0, i, 0, 0, 0, i};
+        body.position = {0, 0, height};
+        body.shapes.push_back(shape);
+        world->add_body(body);
+        return world;
     }
     PluginRegistry registry;
 };
@@ -226,29 +256,11 @@ struct SmallProblem {
 TEST_F(EndToEnd, PreviousImpulsesAreLastStepsImpulseInThisStepsFrame) {
     ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
     const double h = 1.0 / 60.0, seed = 0.02;
-    WorldSettings settings;
-    settings.timestep = h;
-    settings.gravity = {0, 0, -9.81};
-    World world(registry, settings);
-    MaterialDescription material;
-    material.name = "default";
-    material.friction_model = "test.friction.echo";
-    material.friction = {{"seed", seed}};
-    world.add_material(material);
-    ShapeDescription ground;
-    ground.type = "plane";
-    ground.normal = {0, 0, 1};
-    world.add_static_shape(ground);
-    BodyDescription ball;
-    ball.name = "ball";
-    ball.mass = 2.0;
-    ball.inertia = {0.008, 0, 0, 0, 0.008, 0, 0, 0, 0.008};
-    ball.position = {0, 0, 0.1};
     ShapeDescription sphere;
     sphere.type = "sphere";
     sphere.radius = 0.1;
-    ball.shapes.push_back(sphere);
-    world.add_body(ball);
+    const auto ball = world_on_ground("test.friction.echo", {{"seed", seed}}, 2.0, sphere, 0.1);
+    World& world = *ball;
     for (int k = 0; k < 30; ++k) {
         world.step();
         ASSERT_EQ(world.contacts().size(), 1u) << "step " << k;
@@ -275,30 +287,12 @@ TEST_F(EndToEnd, ContactsEndOnceWithTheirLastState) {
         },
         nullptr);
     set_log_level(spdlog::level::info);
-    WorldSettings settings;
-    settings.timestep = 1.0 / 60.0;
-    settings.gravity = {0, 0, -9.81};
-    settings.solver = {"pivot.solver.dantzig", nlohmann::json::object()};
-    World world(registry, settings);
-    MaterialDescription material;
-    material.name = "default";
-    material.friction_model = "test.friction.box";
-    material.friction = {{"mu", 0.5}};
-    world.add_material(material);
-    ShapeDescription ground;
-    ground.type = "plane";
-    ground.normal = {0, 0, 1};
-    world.add_static_shape(ground);
-    BodyDescription box;
-    box.name = "box";
-    box.mass = 1.0;
-    box.inertia = {0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01};
-    box.position = {0, 0, 0.1};
     ShapeDescription cube;
     cube.type = "box";
     cube.size = {0.2, 0.2, 0.2};
-    box.shapes.push_back(cube);
-    const BodyId body = world.add_body(box);
+    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    World& world = *box;
+    const BodyId body = 0;
     for (int k = 0; k < 10; ++k) world.step();
     ASSERT_EQ(world.contacts().size(), 4u);
     EXPECT_TRUE(lines.empty()) << lines.front();
