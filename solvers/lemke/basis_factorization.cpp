@@ -212,8 +212,12 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
     // (Duff, Erisman & Reid, section 7.2, a Schur complement on a diagonal
     // block). E has at most two nonzeros per row, so forming the Schur
     // complement costs O(|D| order), and the pivot is the largest entry of
-    // its row: the multipliers E / D are at most 1 outside z0's column, the
-    // entries grow by at most a factor 2. On lcp-bench nc333_fric this takes
+    // its row: the multipliers E / D are at most 1 outside z0's column. Each
+    // elimination adds at most |F| to a column of G, but several chosen rows
+    // can share their other nonzero (one normal impulse for a contact's
+    // friction rows), so a column grows by up to 1 + m times (m such rows);
+    // the LU judges the result against C11's columns (lu_factorize's
+    // column_scales), not against itself. On lcp-bench nc333_fric this takes
     // C11 from order 852 to about 290 at the crash basis.
     // C11's entries are read from M (gathered once into the factor's
     // storage below), so C11 itself is never stored.
@@ -306,6 +310,16 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
         for (Index i = 0; i < k2; ++i) f[i + p * k2] = c11_entry(rest_rows_[i], pivot_columns_[p]);
         doubleton_pivots_[p] = c11_entry(pivot_rows_[p], pivot_columns_[p]);
     }
+    // Each Schur column's scale in C11 (its rows in G and in E), for the LU's
+    // singularity test: a column of G - F D^-1 E that cancels to rounding
+    // noise must be judged against C11, not against its own noise.
+    double* column_scale = first_work_.data();  // base_solve's scratch, free while factoring
+    for (Index j = 0; j < k2; ++j) {
+        double largest = 0.0;
+        for (Index i = 0; i < k2; ++i) largest = std::max(largest, std::abs(schur[i + j * k2]));
+        for (Index p = 0; p < pivots; ++p) largest = std::max(largest, std::abs(e[p + j * pivots]));
+        column_scale[j] = largest;
+    }
     // G - F D^-1 E, by E's nonzeros.
     for (Index p = 0; p < pivots; ++p) {
         const ConstVector f_column(f + p * k2, k2);
@@ -314,7 +328,7 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
             if (factor != 0.0) Vector(schur + j * k2, k2).noalias() -= (factor / doubleton_pivots_[p]) * f_column;
         }
     }
-    return lu_factorize(LuFactorization{schur, row_swaps_.data(), k2, k2}, kSingularTolerance);
+    return lu_factorize(LuFactorization{schur, row_swaps_.data(), k2, k2}, kSingularTolerance, column_scale);
 }
 
 void BasisFactorization::base_solve(const double* v, double* y) {

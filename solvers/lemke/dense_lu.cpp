@@ -12,13 +12,14 @@ using Vector = Eigen::Map<Eigen::VectorXd>;
 
 }  // namespace
 
-bool lu_factorize(const LuFactorization& f, double singular_tolerance) {
+bool lu_factorize(const LuFactorization& f, double singular_tolerance, const double* column_scales) {
     const Index n = f.size;
     Matrix a(f.lu, n, n, Eigen::OuterStride<>(f.ld));
     for (Index j = 0; j < n; ++j) {
         // The input column's scale, before it is overwritten, for the
         // singularity test below (the rows swapped so far only permute it).
-        const double column_scale = a.col(j).cwiseAbs().maxCoeff();
+        const double column_scale =
+            column_scales != nullptr ? column_scales[j] : a.col(j).cwiseAbs().maxCoeff();
         if (j > 0) {
             // U(0:j, j) = L(0:j, 0:j)^-1 A(0:j, j)
             a.topLeftCorner(j, j).triangularView<Eigen::UnitLower>().solveInPlace(a.col(j).head(j));

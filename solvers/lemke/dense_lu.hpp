@@ -23,8 +23,11 @@ struct LuFactorization {
 // once per column instead of updating the whole trailing matrix per step).
 // Returns false when a pivot is no larger than singular_tolerance times the
 // largest magnitude of its column in the input matrix (the matrix is singular
-// to working precision for the caller's purpose).
-bool lu_factorize(const LuFactorization& f, double singular_tolerance);
+// to working precision for the caller's purpose), or, when column_scales is
+// given (size values), times column_scales[j]: for an input that is itself
+// a Schur complement, whose columns may cancel to rounding noise that must
+// be judged against the matrix it came from.
+bool lu_factorize(const LuFactorization& f, double singular_tolerance, const double* column_scales = nullptr);
 
 // Solves A x = rhs in place (rhs: size doubles).
 void lu_solve(const LuFactorization& f, double* rhs);

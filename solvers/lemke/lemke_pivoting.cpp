@@ -20,6 +20,12 @@ using ConstVector = Eigen::Map<const Eigen::VectorXd>;
 // assumes.
 constexpr double kZeroTolerance = 1e-12;
 
+// z0's column in a crash basis's coordinates is B^-1 (-B 1) = -1 exactly; a
+// computed entry farther than this from -1 means the basis is too ill
+// conditioned to start from (its first almost-complementary basis would not
+// be feasible).
+constexpr double kCrashColumnTolerance = 1e-8;
+
 // The lexicographic comparison of columns of B^-1: entries below this
 // fraction of the column's largest entry are rounding noise of exact zeros
 // (they are compared as 0), and quotients closer than this fraction of their
@@ -167,6 +173,16 @@ LemkeResult LemkePivoting::run(MatrixView m, const double* q, const LemkeSetting
         std::fill(d, d + n, -1.0);
     } else {
         basis_.solve_column(basis_.z0_var(), d);
+        // The leaving row was chosen for d = -1; a basis that passed the
+        // factorization's singularity test but is ill conditioned computes
+        // another d, and the first almost-complementary basis would not be
+        // feasible: the crash has failed (the caller tries the next start).
+        for (Index i = 0; i < n; ++i) {
+            if (!(std::abs(d[i] + 1.0) <= kCrashColumnTolerance)) {
+                result.outcome = LemkeOutcome::singular_basis;
+                return result;
+            }
+        }
     }
     const double x_r = x[r];
     for (Index i = 0; i < n; ++i) x[i] = x[i] - x_r <= zero ? 0.0 : std::max(x[i] - z0_start * d[i], 0.0);

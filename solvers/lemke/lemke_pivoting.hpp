@@ -6,15 +6,20 @@
 // 1965; Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992,
 // section 4.4).
 //
-// Covering vector: e = (1, ..., 1). The artificial variable z0 augments the
-// system to w = M z + q + e z0; z0 = max(-q_i) makes (z, z0) = (0, z0)
-// feasible, and the method pivots along almost-complementary bases until z0
-// leaves the basis (a solution) or the entering column has no blocking
-// variable (a secondary ray: termination without a solution). For M
-// copositive-plus (for instance positive semidefinite, as the contact
-// problems J M^-1 J' + eps I are) ray termination proves that the LCP has
-// no solution (Cottle, Pang & Stone, section 4.4); for a P-matrix the
-// method always finds the unique solution.
+// Covering vector: e = (1, ..., 1) from the basis B = I (the cold start).
+// The artificial variable z0 augments the system to w = M z + q + e z0;
+// z0 = max(-q_i) makes (z, z0) = (0, z0) feasible, and the method pivots
+// along almost-complementary bases until z0 leaves the basis (a solution)
+// or the entering column has no blocking variable (a secondary ray:
+// termination without a solution). For M copositive-plus (for instance
+// positive semidefinite, as the contact problems J M^-1 J' + eps I are) ray
+// termination proves that the LCP has no solution (Cottle, Pang & Stone,
+// section 4.4); for a P-matrix the method always finds the unique solution.
+// From a guessed complementary basis B (a crash start, as the PATH solver
+// makes: Dirkse & Ferris 1995) the covering vector is B 1, so that z0's
+// column is -1 in the basis's coordinates and the basis is feasible once z0
+// enters; that vector is not positive, so the ray guarantee above does not
+// hold for it and the caller falls back to the cold start.
 //
 // Degeneracy: the ratio test is lexicographic (Cottle, Pang & Stone, chapter
 // 4, degeneracy resolution): among the rows tying for the minimum ratio

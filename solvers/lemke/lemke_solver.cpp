@@ -102,12 +102,12 @@ bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t f
     float* x = guess_xf_.data();
     float* w = guess_wf_.data();
     if (first_sweep == 0) {
-        for (uint32_t i = 0; i < n; ++i) {
-            if (!(a[i + i * lda] > 0.0)) return false;  // Gauss-Seidel needs A_ii > 0
-        }
         for (uint32_t j = 0; j < n; ++j) {
             float* column = a_single + static_cast<size_t>(j) * n;
             for (uint32_t i = 0; i < n; ++i) column[i] = static_cast<float>(a[i + j * lda]);
+            // Gauss-Seidel divides by A_jj: positive and finite in single
+            // precision too (a diagonal below 1e-45 or above 3e38 is not).
+            if (!(column[j] > 0.0f) || !std::isfinite(column[j])) return false;
         }
         std::fill(x, x + n, 0.0f);
         for (uint32_t i = 0; i < n; ++i) w[i] = static_cast<float>(problem.b[i]);
@@ -142,6 +142,10 @@ bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t f
     double* x_double = guess_x_.data();
     for (uint32_t i = 0; i < n; ++i) x_double[i] = x[i];
     if (!all_finite(x_double, n)) return false;
+    // A NaN in w would have been clamped into a finite x: no guess then.
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!std::isfinite(w[i])) return false;
+    }
     transform_.guess_basis(x_double, y_.data(), guess_v_.data(), crash_flags_.data());
     return true;
 }
@@ -212,17 +216,21 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
     // accepted solution, from a guess after kCrashRetrySweeps times as many
     // sweeps (continued; PGS converges slowly on the nearly singular contact
     // matrices, and the guess must be close: lcp-bench nc333_fric rays out
-    // from 30-300 sweeps, ends in 11 pivots from 1000), then the cold start
+    // from 100 sweeps, ends in 16 pivots in all from 1000), then the cold start
     // from B = I. A crash can end on a secondary ray where the cold start
     // cannot (its covering vector B 1 is not positive; Cottle, Pang & Stone,
     // section 4.4 need d > 0 for copositive-plus M).
     const bool crash = crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize;
     uint32_t sweeps_done = 0;
+    // Whether a run of this solve left a point of Lemke's method to report
+    // (a crash that fails at its factorization leaves none: the basic values
+    // would be an earlier solve's).
+    bool have_point = false;
     for (int attempt = 0; crash && attempt < 2 && used_pivots < settings.max_pivots; ++attempt) {
         const uint32_t sweeps = attempt == 0 ? crash_sweeps_ : kCrashRetrySweeps * crash_sweeps_;
         bool out_of_time = false;
         if (!guess_crash_basis(problem, sweeps_done, sweeps, settings, &out_of_time)) {
-            if (out_of_time && attempt == 0) {
+            if (out_of_time && !have_point) {
                 // No point of Lemke's method yet: x = 0 clamped into the bounds.
                 const double residual = zero_output();
                 sdk::set_message(report->message,
@@ -239,6 +247,7 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
         remaining.max_pivots = settings.max_pivots - used_pivots;
         result = lemke_.run(transform_.matrix(), transform_.q(), remaining, crash_flags_.data());
         used_pivots += result.pivots;
+        have_point = have_point || !(result.outcome == LemkeOutcome::singular_basis && result.pivots == 0);
         if (result.outcome == LemkeOutcome::solved) {
             double residual = evaluate();
             if (!(residual <= tolerance_) && lemke_.recompute_basic_values(true)) residual = evaluate();

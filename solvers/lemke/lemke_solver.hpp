@@ -28,7 +28,7 @@ public:
     LemkeSolver& operator=(const LemkeSolver&) = delete;
 
     void set_params(const double* params, uint32_t count);
-    void reset() {}  // no history: every solve starts cold
+    void reset() {}  // no history: every solve starts afresh (crash guess, then cold)
     // Workspace for problems of up to n rows (and a standard LCP of up to
     // 2n variables). May throw std::bad_alloc.
     void reserve(uint32_t n);

@@ -30,7 +30,7 @@ const pivot_param_info kParams[pivot::lemke::kParamCount] = {
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "crash_sweeps", "",
      "projected Gauss-Seidel sweeps that guess a starting basis (crash) for standard LCPs of 64 or more variables, "
      "10 times as many for a second guess; 0 = always start from B = I",
-     100.0, 0.0, 100000.0, nullptr, 0, 0},
+     100.0, 0.0, 10000.0, nullptr, 0, 0},
 };
 
 pivot_status reserve(void* instance, uint32_t n, uint32_t /*nnz: dense only*/) {

@@ -4,7 +4,7 @@
 // It holds nothing from one solve to the next, so:
 //  - it is allocated uninitialized: the operating system commits only the
 //    pages a solve touches (a standard LCP of n rows touches about n^2 of the
-//    (2n)^2 reserved for boxed problems);
+//    (2n)^2 reserved for boxed problems; in 2 MiB steps with huge pages);
 //  - a copy (clone() of an instance) allocates its own storage of the same
 //    size and copies nothing.
 //
@@ -23,6 +23,9 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define PIVOT_LEMKE_HUGE_PAGES 1
 #endif
 
 namespace pivot::lemke {
@@ -61,16 +64,20 @@ private:
         if (size > SIZE_MAX / sizeof(double)) throw std::bad_alloc();
         size_t bytes = size * sizeof(double);
         size_t alignment = alignof(std::max_align_t);
-#if defined(__linux__)
+#if defined(PIVOT_LEMKE_HUGE_PAGES)
         if (bytes >= kHugePage) {
             alignment = kHugePage;
             bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;  // aligned_alloc: a multiple of the alignment
         }
 #endif
+#if defined(_WIN32)
+        void* p = std::malloc(bytes);  // no aligned_alloc on MSVC; malloc's alignment suffices without huge pages
+#else
         bytes = (bytes + alignment - 1) / alignment * alignment;
         void* p = std::aligned_alloc(alignment, bytes);
+#endif
         if (p == nullptr) throw std::bad_alloc();
-#if defined(__linux__)
+#if defined(PIVOT_LEMKE_HUGE_PAGES)
         if (alignment == kHugePage) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
 #endif
         return static_cast<double*>(p);

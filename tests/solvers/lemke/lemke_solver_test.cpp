@@ -914,36 +914,53 @@ TEST(LemkeSolver, PaddedLeadingDimensionIsRespected) {
 }
 
 TEST(LemkeSolver, DeterministicAcrossSolvesInstancesAndClones) {
-    const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / "lcp_nc200_normal.txt");
-    PluginInstance first = test::make_solver(kLemke);
-    PluginInstance second = test::make_solver(kLemke);
-    const test::Solution a = test::solve(first, p);
-    const test::Solution b = test::solve(first, p);
-    const test::Solution c = test::solve(second, p);
-    PluginInstance copy = first.clone();
-    const test::Solution d = test::solve(copy, p);
-    ASSERT_TRUE(a.result.ok()) << a.result.message;
-    for (const test::Solution* other : {&b, &c, &d}) {
-        EXPECT_EQ(std::memcmp(a.x.data(), other->x.data(), a.x.size() * sizeof(double)), 0);
-        EXPECT_EQ(a.report.iterations, other->report.iterations);
-        EXPECT_EQ(std::memcmp(&a.report.residual, &other->report.residual, sizeof(double)), 0);
+    // The cold path (crash_sweeps = 0: 116 pivots on nc200_normal, which the
+    // crash solves in 0) and the crash path with pivots (nc050_fric).
+    for (const auto& [file, sweeps] : {std::pair{"lcp_nc200_normal.txt", 0}, std::pair{"lcp_nc050_fric.txt", 100}}) {
+        const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / file);
+        PluginInstance first = test::make_solver(kLemke, {{"crash_sweeps", sweeps}});
+        PluginInstance second = test::make_solver(kLemke, {{"crash_sweeps", sweeps}});
+        const test::Solution a = test::solve(first, p);
+        const test::Solution b = test::solve(first, p);
+        const test::Solution c = test::solve(second, p);
+        PluginInstance copy = first.clone();
+        const test::Solution d = test::solve(copy, p);
+        ASSERT_TRUE(a.result.ok()) << file << ": " << a.result.message;
+        EXPECT_GT(a.report.iterations, 0u) << file << ": the path under test has pivots";
+        for (const test::Solution* other : {&b, &c, &d}) {
+            EXPECT_EQ(std::memcmp(a.x.data(), other->x.data(), a.x.size() * sizeof(double)), 0) << file;
+            EXPECT_EQ(a.report.iterations, other->report.iterations) << file;
+            EXPECT_EQ(std::memcmp(&a.report.residual, &other->report.residual, sizeof(double)), 0) << file;
+        }
     }
 }
 
 TEST(LemkeSolver, RefactorIntervalChangesRoundingOnly) {
-    // Refactorizing at every pivot (no eta) and never (etas only) must
-    // follow the same pivot path to the same solution.
-    const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / "lcp_nc200_normal.txt");
-    PluginInstance always = test::make_solver(kLemke, {{"refactor_interval", 1}});
-    PluginInstance never = test::make_solver(kLemke, {{"refactor_interval", 10000}});
-    const test::Solution a = test::solve(always, p);
-    const test::Solution b = test::solve(never, p);
-    ASSERT_TRUE(a.result.ok()) << a.result.message;
-    ASSERT_TRUE(b.result.ok()) << b.result.message;
-    EXPECT_EQ(a.report.iterations, b.report.iterations);
-    // Solutions of order 1-10 from well-conditioned bases: agreement to
-    // ~1e-14; 1e-11 leaves room for the condition of the largest basis.
-    for (uint32_t i = 0; i < p.n; ++i) EXPECT_NEAR(a.x[i], b.x[i], 1e-11) << i;
+    // Refactorizing at every pivot (no eta) and never, or every 7 (etas on
+    // the singleton and doubleton eliminations of a crash basis), must
+    // follow the same pivot path to the same solution: the cold path on
+    // nc200_normal (crash_sweeps = 0) and the crash path on nc050_fric.
+    for (const auto& [file, sweeps] : {std::pair{"lcp_nc200_normal.txt", 0}, std::pair{"lcp_nc050_fric.txt", 100}}) {
+        const LcpProblem p = read_lcp_file(test::data_dir() / "lcp-bench" / file);
+        PluginInstance always = test::make_solver(kLemke, {{"refactor_interval", 1}, {"crash_sweeps", sweeps}});
+        PluginInstance never = test::make_solver(kLemke, {{"refactor_interval", 10000}, {"crash_sweeps", sweeps}});
+        PluginInstance seven = test::make_solver(kLemke, {{"refactor_interval", 7}, {"crash_sweeps", sweeps}});
+        const test::Solution a = test::solve(always, p);
+        const test::Solution b = test::solve(never, p);
+        const test::Solution c = test::solve(seven, p);
+        ASSERT_TRUE(a.result.ok()) << file << ": " << a.result.message;
+        ASSERT_TRUE(b.result.ok()) << file << ": " << b.result.message;
+        ASSERT_TRUE(c.result.ok()) << file << ": " << c.result.message;
+        EXPECT_GT(a.report.iterations, 1u) << file << ": the path under test has pivots";
+        EXPECT_EQ(a.report.iterations, b.report.iterations) << file;
+        EXPECT_EQ(a.report.iterations, c.report.iterations) << file;
+        // Solutions of order 1-10 from well-conditioned bases: agreement to
+        // ~1e-14; 1e-11 leaves room for the condition of the largest basis.
+        for (uint32_t i = 0; i < p.n; ++i) {
+            EXPECT_NEAR(a.x[i], b.x[i], 1e-11) << file << " " << i;
+            EXPECT_NEAR(a.x[i], c.x[i], 1e-11) << file << " " << i;
+        }
+    }
 }
 
 // ---------------------------------------------------------------- lcp-bench
