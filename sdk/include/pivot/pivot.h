@@ -109,7 +109,8 @@
  * pivot_engine_plugin_info, pivot_engine_plugin_json,
  * pivot_engine_find_plugin; a solver instance outside any world:
  * pivot_solver_create, _destroy, _clone, _reset, _solve (the host's checked
- * call, pivot_solve_check), _instance; pivot-lcp/1 problem files:
+ * call, pivot_solve_check), _instance, _plugin_functions; pivot-lcp/1
+ * problem files:
  * pivot_lcp_read_file, pivot_lcp_problem_of, pivot_lcp_destroy.
  */
 #ifndef PIVOT_PIVOT_H
@@ -827,8 +828,10 @@ typedef struct pivot_solve_check {
 /* Solves problem (checked like any caller's data: sizes, pointers, and for
    the host's own checks of the answer, bounds and friction index) through
    the host's checked call. x: n doubles, the warm start when options->flags
-   has PIVOT_SOLVE_WARM_START, the answer after; w: n doubles, A x + b as
-   the plugin wrote it (NULL: not wanted); report: the plugin's own report.
+   has PIVOT_SOLVE_WARM_START, the answer after; w: n doubles, A x + b
+   (recomputed by the host when the answer is usable, else as the plugin
+   wrote it; NULL: not wanted); report: the plugin's own report. report->
+   struct_size and check->struct_size must be set (to their sizeof).
    options NULL: no flags, no time budget. Returns PIVOT_OK when the solver
    was called (check says what its answer is worth), an error when it could
    not be (bad arguments, an instance that returned PIVOT_FATAL before). An
