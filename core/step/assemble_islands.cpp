@@ -25,16 +25,6 @@ namespace pivot {
 
 namespace {
 
-double dot(const double* a, const double* b, uint32_t n) {
-    double s = 0.0;
-    for (uint32_t i = 0; i < n; ++i) s += a[i] * b[i];
-    return s;
-}
-
-}  // namespace
-
-namespace {
-
 // The factored form's callback: velocity = Mbar^-1 force over the island's
 // blocks (plugin_solver.h), through the blocks' factorizations.
 pivot_status apply_island_inverse_mass(void* context, const double* force, double* velocity) {
@@ -156,12 +146,7 @@ void assemble_island(const WorldModel& model, StepScratch& s, uint32_t island, c
         const pivot_row& r = row.row;
         const double gamma = h + r.damping * r.compliance;
         const bool stabilize = (r.flags & PIVOT_ROW_NO_STABILIZATION) == 0;
-        double jv = 0.0;
-        for (uint32_t b = 0; b < row.block_count; ++b) {
-            const RowBlock& block = row.blocks[b];
-            jv += dot(s.jacobian.data() + block.offset,
-                      s.v_free.data() + model.blocks[block.block].v_offset + block.first, block.count);
-        }
+        const double jv = row_velocity(model, s, row, s.v_free.data());
         p.b[k] = jv + (stabilize ? r.violation / gamma : 0.0) - r.target_velocity;
         if (row.scaling_row >= 0) {
             p.findex[k] = static_cast<int32_t>(s.rows[static_cast<uint32_t>(row.scaling_row)].index_in_island);

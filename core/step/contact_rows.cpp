@@ -299,9 +299,6 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
 // (ABI 1.9), which commit_state calls: a discarded or failed step ends
 // nothing. In ascending id order: the state keeps contacts sorted.
 void gather_ended_contacts(const WorldModel& model, const WorldState& state, StepScratch& s) {
-    if (s.friction_batches.size() < model.friction_instances.size()) {
-        s.friction_batches.resize(model.friction_instances.size());
-    }
     for (auto& batch : s.friction_batches) batch.ended_ids.clear(), batch.ended_state.clear();
     for (uint32_t k = 0; k < state.contact_ids.size(); ++k) {
         const uint32_t f = state.contact_models[k];
@@ -325,6 +322,9 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.contact_jacobian.clear();
     s.next_contact_ids.clear();  // the contacts' impulses and state: sized below, never shrunk
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
+    if (s.friction_batches.size() < model.friction_instances.size()) {
+        s.friction_batches.resize(model.friction_instances.size());
+    }
     for (auto& b : s.friction_batches) b.contacts.clear();
     s.previous_continued.assign(state.contact_ids.size(), 0);
     if (!s.collision_possible) return gather_ended_contacts(model, state, s);
@@ -351,9 +351,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
         }
         if (p.element[0] < 0 && p.element[1] < 0) continue;
         p.pair = a.material * materials + b.material;
-        const uint32_t most_rows = std::min(
-            model.friction_instances[model.material_pairs[p.pair].friction].plugin().friction.max_rows_per_contact,
-            kRows);
+        const uint32_t most_rows = WorldState::contact_rows_of(
+            model.friction_instances[model.material_pairs[p.pair].friction].plugin().friction);
         size_t values = 0;
         for (int side = 0; side < 2; ++side) {
             if (p.element[side] < 0) continue;
@@ -446,8 +445,8 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     StepScratch::ContactSlots& slots = s.contact_slots_used;
     slots = {};
     for (const PluginInstance& model_instance : model.friction_instances) {
-        slots.rows = std::max(slots.rows, std::min(model_instance.plugin().friction.max_rows_per_contact, kRows));
-        slots.state = std::max(slots.state, std::min(model_instance.plugin().friction.state_per_contact, kState));
+        slots.rows = std::max(slots.rows, WorldState::contact_rows_of(model_instance.plugin().friction));
+        slots.state = std::max(slots.state, WorldState::contact_state_of(model_instance.plugin().friction));
     }
     if (s.next_contact_impulses.size() < static_cast<size_t>(count) * kRows) {
         s.next_contact_impulses.resize(static_cast<size_t>(count) * kRows);
@@ -456,7 +455,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.contact_directions.resize(static_cast<size_t>(count) * kRows * 6);
     s.contact_explicit.resize(static_cast<size_t>(count) * 6);
     s.contact_tangents.resize(static_cast<size_t>(count) * 6);
-    if (s.friction_batches.size() < model.friction_instances.size()) s.friction_batches.resize(model.friction_instances.size());
     for (uint32_t i = 0; i < count; ++i) {
         StepScratch::ContactPoint& p = s.contact_points[i];
         p.friction = model.material_pairs[p.pair].friction;

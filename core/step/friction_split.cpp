@@ -59,12 +59,6 @@ constexpr double kStickingSpeed = 1e-6;
 // by more than that (the validations ask for 1e-6).
 constexpr double kNegligibleFriction = 1e-9;
 
-double dot(const double* a, const double* b, uint32_t n) {
-    double s = 0.0;
-    for (uint32_t i = 0; i < n; ++i) s += a[i] * b[i];
-    return s;
-}
-
 // One manifold's movable rows: G (dofs x rows, G[r][i] the Jacobian of row i
 // on velocity r of the two blocks), bounds, impulses.
 struct Manifold {
@@ -298,13 +292,8 @@ void split_friction_least_norm(const WorldModel& model, StepScratch& s, uint32_t
             // island has w_k = 0 to the solver's accuracy.)
             const double slack = 1e-9 * (1.0 + std::abs(lower) + std::abs(upper));
             if (x[k] <= lower + slack || x[k] >= upper - slack) {
-                double w = p.b[k] + p.diagonal[k] * x[k];
-                for (uint32_t b = 0; b < row.block_count; ++b) {
-                    const RowBlock& rb = row.blocks[b];
-                    const uint32_t v0 = model.blocks[rb.block].v_offset;
-                    w += dot(s.jacobian.data() + rb.offset, s.v_next.data() + v0, rb.count) -
-                         dot(s.jacobian.data() + rb.offset, s.v_free.data() + v0, rb.count);
-                }
+                const double w = p.b[k] + p.diagonal[k] * x[k] + row_velocity(model, s, row, s.v_next.data()) -
+                                 row_velocity(model, s, row, s.v_free.data());
                 if (std::abs(w) > kStickingSpeed) continue;  // slides: keeps its impulse
             }
             const uint32_t i = m.rows++;

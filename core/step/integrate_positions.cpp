@@ -86,8 +86,8 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
         state.contact_models[k] = model_index;
         state.contact_row_start[k] = rows;
         state.contact_state_start[k] = values;
-        rows += std::min(f.max_rows_per_contact, kRows);
-        values += std::min(f.state_per_contact, kState);
+        rows += WorldState::contact_rows_of(f);
+        values += WorldState::contact_state_of(f);
     }
     state.contact_row_start[contacts] = rows;
     state.contact_state_start[contacts] = values;

@@ -13,6 +13,26 @@ namespace pivot {
 // smaller steps), Error for any other failure or a broken contract.
 void require_usable(const CallResult& result);
 
+// a . b over n values.
+inline double dot(const double* a, const double* b, uint32_t n) {
+    double sum = 0.0;
+    for (uint32_t i = 0; i < n; ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+// J v of a row: its Jacobian on each of its blocks times those blocks'
+// velocities in v (model.nv values, e.g. v* or v+), summed block by block.
+inline double row_velocity(const WorldModel& model, const StepScratch& scratch, const ProblemRow& row,
+                           const double* v) {
+    double jv = 0.0;
+    for (uint32_t b = 0; b < row.block_count; ++b) {
+        const RowBlock& block = row.blocks[b];
+        jv += dot(scratch.jacobian.data() + block.offset, v + model.blocks[block.block].v_offset + block.first,
+                  block.count);
+    }
+    return jv;
+}
+
 // joint_frames.cpp: the frames of f.points of group g at `batch` (one
 // material_frames call) into f's outputs, sized to the points (within the
 // capacity prepare_step gave them); throws as require_usable does.

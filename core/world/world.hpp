@@ -295,6 +295,13 @@ struct WorldState {
     // contact frame.
     static constexpr uint32_t kMaxContactRows = 16;
     static constexpr uint32_t kMaxContactState = 64;
+    // The impulses and state values a friction model keeps per contact.
+    static uint32_t contact_rows_of(const pivot_friction_functions& f) {
+        return f.max_rows_per_contact < kMaxContactRows ? f.max_rows_per_contact : kMaxContactRows;
+    }
+    static uint32_t contact_state_of(const pivot_friction_functions& f) {
+        return f.state_per_contact < kMaxContactState ? f.state_per_contact : kMaxContactState;
+    }
     std::vector<uint64_t> contact_ids;
     std::vector<uint32_t> contact_models;
     std::vector<uint32_t> contact_row_start{0};    // contacts + 1

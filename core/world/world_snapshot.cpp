@@ -321,10 +321,9 @@ void World::read_state(const uint8_t* data, size_t size) {
         const bool known = f < model_.friction_instances.size();
         const pivot_friction_functions* fn = known ? &model_.friction_instances[f].plugin().friction : nullptr;
         if (!known ||
-            restored.contact_row_start[k + 1] - restored.contact_row_start[k] !=
-                std::min(fn->max_rows_per_contact, WorldState::kMaxContactRows) ||
+            restored.contact_row_start[k + 1] - restored.contact_row_start[k] != WorldState::contact_rows_of(*fn) ||
             restored.contact_state_start[k + 1] - restored.contact_state_start[k] !=
-                std::min(fn->state_per_contact, WorldState::kMaxContactState)) {
+                WorldState::contact_state_of(*fn)) {
             throw Error(fmt::format("state buffer: contact {} has no friction model of this world with its slots "
                                     "(a buffer from another world?)",
                                     k));
