@@ -137,6 +137,8 @@ void register_all() {
         cases.push_back({"pivot.solver.pgs", f, {{"tolerance", 1e-6}}});
     }
     for (const char* f : kFriction) {
+        cases.push_back({"pivot.solver.lemke", f, {{"tolerance", 1e-8}}});
+        cases.push_back({"pivot.solver.lemke", f, {{"tolerance", 1e-8}}, true});
         cases.push_back({"pivot.solver.dantzig", f, {{"tolerance", 1e-10}}});
         cases.push_back({"pivot.solver.dantzig", f, {{"tolerance", 1e-10}}, true});
         cases.push_back({"pivot.solver.pgs", f, {{"tolerance", 1e-6}}});
