@@ -245,6 +245,16 @@ PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t
     });
 }
 
+PIVOT_API pivot_status pivot_world_set_body_friction(pivot_world* world, uint32_t body, const char* friction_params) {
+    return guarded("pivot_world_set_body_friction", [&] {
+        auto& w = world_of(world, "pivot_world_set_body_friction");
+        const pivot::BodyId b = checked_body(w, body, "pivot_world_set_body_friction");
+        const std::string where = "body '" + w.body_name(b) + "': friction";
+        w.set_body_friction(b, friction_params != nullptr ? json_object(friction_params, where.c_str())
+                                                          : nlohmann::json::object());
+    });
+}
+
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity) {
     return guarded("pivot_world_set_motor_velocity", [&] {
         auto& w = world_of(world, "pivot_world_set_motor_velocity");

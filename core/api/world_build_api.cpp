@@ -202,6 +202,9 @@ PIVOT_API pivot_status pivot_world_add_body(pivot_world* world, const pivot_body
         b.fixed = d.fixed != 0;
         b.linear_damping = d.linear_damping;  // 0 (absent before 0.8): none
         b.angular_damping = d.angular_damping;
+        if (d.friction_params != nullptr) {  // NULL (absent before 0.12): none
+            b.friction = json_object(d.friction_params, ("body '" + b.name + "': friction").c_str());
+        }
         // An array of a growable struct is stepped by its first entry's
         // struct_size (pivot.h VERSIONING, as plugin.h does for schemas):
         // a caller built against a later header, with a longer

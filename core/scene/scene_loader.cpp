@@ -381,7 +381,8 @@ private:
         for (size_t i = 0; i < at.array_size(); ++i) {
             const JsonAt b_at = at[i];
             const JsonObject b(b_at, {"name", "mass", "inertia", "position", "orientation", "linear_velocity",
-                                      "angular_velocity", "fixed", "shapes", "linear_damping", "angular_damping"});
+                                      "angular_velocity", "fixed", "shapes", "linear_damping", "angular_damping",
+                                      "friction"});
             BodyDescription body;
             const JsonAt name = b.required("name", "a unique body name");
             body.name = name.nonempty_string();
@@ -404,6 +405,12 @@ private:
             if (auto v = b.optional("angular_velocity")) body.angular_velocity = v->vec3();
             if (auto v = b.optional("linear_damping")) body.linear_damping = v->number();
             if (auto v = b.optional("angular_damping")) body.angular_damping = v->number();
+            if (auto v = b.optional("friction")) {
+                // The body's own values of its materials' friction parameters
+                // (no "model": the contact's materials choose it).
+                v->expect_object();
+                body.friction = v->json();
+            }
             if (auto shapes = b.optional("shapes")) {
                 for (size_t k = 0; k < shapes->array_size(); ++k) body.shapes.push_back(read_shape((*shapes)[k], false));
             }

@@ -3,7 +3,7 @@
 // batched material_frames call per element group), the host's proposal of
 // the normal row (unilateral, position-stabilized, Newton restitution above
 // a threshold speed, the materials' compliance and damping); then one
-// batched build() per friction-model instance (one per pair of materials)
+// batched build() per friction-model instance (one per parameter set)
 // gives the contact rows, chained to element velocities like joint rows,
 // and explicit impulses, applied to v* at once. Row impulses and the models'
 // per-contact state are remembered by persistent contact id for the next
@@ -167,15 +167,23 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
     s.next_contact_ids[i] = c.id;
     double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
     double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
-    // The contact's impulses and state when the same model instance built
-    // it last step (its model's slots; the others up to the world's most
-    // stay zero). Instances are only re-created with the materials, which
+    // The contact's impulses and state when the same model built it last
+    // step (its model's slots; the others up to the world's most stay
+    // zero): the same instance, or another instance of the same plugin when
+    // a body's own friction values changed (World::set_body_friction; the
+    // contact goes on with the new values, and ended for the old instance).
+    // Instances of the materials are only re-created with them, which
     // forgets every contact (rebuild_material_pairs), so the check is a
     // guard that one model never reads another's state.
     std::fill_n(impulses, slots.rows, 0.0);
     std::fill_n(contact_state, slots.state, 0.0);
-    if (previous >= 0 && state.contact_models[previous] == p.friction) {
-        s.previous_continued[previous] = 1;  // one contact per id: distinct bytes on the pool's threads
+    const auto same_plugin = [&](uint32_t instance) {
+        return &model.friction_instances[instance].plugin() == &model.friction_instances[p.friction].plugin();
+    };
+    const bool same_instance = previous >= 0 && state.contact_models[previous] == p.friction;
+    if (same_instance || (previous >= 0 && same_plugin(state.contact_models[previous]))) {
+        // One contact per id: distinct bytes on the pool's threads.
+        if (same_instance) s.previous_continued[previous] = 1;
         const auto rows_begin = state.contact_impulses.begin() + state.contact_row_start[previous];
         const auto rows_end = state.contact_impulses.begin() + state.contact_row_start[previous + 1];
         const auto state_begin = state.contact_state.begin() + state.contact_state_start[previous];
@@ -329,7 +337,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.previous_continued.assign(state.contact_ids.size(), 0);
     if (!s.collision_possible) return gather_ended_contacts(model, state, s);
     const auto& contacts = s.collision.contacts().contacts;
-    const auto materials = static_cast<uint32_t>(model.materials.size());
 
     // Contact points and the material points on the moving bodies, as far
     // as max_contact_row_values allows (their rows' Jacobians and
@@ -350,7 +357,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
             p.element[side] = element >= 0 && !model.fixed[static_cast<uint32_t>(element)] ? element : -1;
         }
         if (p.element[0] < 0 && p.element[1] < 0) continue;
-        p.pair = a.material * materials + b.material;
+        p.pair = contact_material_pair(model, a, b);
         const uint32_t most_rows = WorldState::contact_rows_of(
             model.friction_instances[model.material_pairs[p.pair].friction].plugin().friction);
         size_t values = 0;

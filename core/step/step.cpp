@@ -57,6 +57,7 @@ void World::step() {
         throw;
     }
     break_joints();  // those whose reaction passed their threshold, from the next step on
+    if (friction_profiles_changed_) drop_unused_friction_profiles();  // bodies' own friction values, once moved
 }
 
 void World::run_step_stages() {
@@ -87,6 +88,7 @@ void World::run_step_stages() {
     find_shape_pairs(model_, state_, s);          // broadphase: shapes placed, candidate pairs
     timer.done(StepStage::broadphase);
     find_contacts(model_, s);                     // narrowphase: contact points of the pairs
+    make_friction_pairs_met();                    // bodies with their own friction values: their pairs' instances
     timer.done(StepStage::narrowphase);
     collect_contact_rows(model_, state_, pool_.get(), s, statistics);  // friction models: rows, explicit impulses
     timer.done(StepStage::contacts);

@@ -166,8 +166,11 @@ void World::relayout() {
     for (const BodyRecord& b : model_.bodies) {
         if (!b.removed && !b.enabled) model_.disabled[b.element] = 1;
     }
+    model_.element_friction_profile.assign(element, 0);
     for (const BodyRecord& b : model_.bodies) {
-        if (!b.removed) model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
+        if (b.removed) continue;
+        model_.element_damping[b.element] = {b.linear_damping, b.angular_damping};
+        model_.element_friction_profile[b.element] = b.friction_profile;
     }
     // Contact samples of the cables: Gauss-Legendre points of each element.
     model_.contact_samples.clear();

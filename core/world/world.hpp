@@ -8,10 +8,12 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collision/shapes.hpp"
@@ -201,6 +203,7 @@ struct BodyRecord {
     // velocities wait in `held_velocity`.
     bool enabled = true;
     std::vector<double> held_velocity;
+    uint32_t friction_profile = 0;  // its own friction parameters: index into WorldModel::friction_profiles
 };
 
 // What two touching materials use: the friction-model instance of the pair
@@ -210,6 +213,13 @@ struct MaterialPair {
     double restitution = 0.0;
     double compliance = 0.0;  // m/N (the softer material's, added in series)
     double damping = 0.0;     // N s/m
+};
+
+// A pair met by bodies with their own friction values, as a saved state
+// keeps it: its key (friction_pair_key) and the index of its instance.
+struct SavedFrictionPair {
+    uint32_t material_a, profile_a, material_b, profile_b;
+    uint32_t instance;
 };
 
 // The model: what the world is made of. Grows by adding things; between
@@ -252,6 +262,18 @@ struct WorldModel {
     std::vector<PluginInstance> friction_instances;
     std::vector<MaterialPair> material_pairs;
     std::vector<MaterialPairDescription> material_pair_overrides;
+    // Bodies' own friction parameters (world_friction_profiles.cpp): the
+    // distinct override objects in use ([0] is {}: none), each body's and
+    // each element's profile (0 for cables), and the pairs met by bodies
+    // with a profile: (material,
+    // profile) of either side, ordered, to an index of material_pairs after
+    // the materials x materials grid, made when first met. Their instances
+    // are shared by equal parameter sets (friction_instance_params: each
+    // instance's packed parameters).
+    std::vector<nlohmann::json> friction_profiles = std::vector<nlohmann::json>(1, nlohmann::json::object());
+    std::vector<uint32_t> element_friction_profile;
+    std::map<std::array<uint32_t, 4>, uint32_t> profiled_pairs;
+    std::vector<std::vector<double>> friction_instance_params;
     uint32_t element_count = 0;
     uint32_t nq = 0;  // total coordinates
     uint32_t nv = 0;  // total velocities
@@ -267,6 +289,38 @@ inline int32_t collision_element(const WorldModel& model, int32_t body) {
     if (body < 0) return -1;
     const auto b = static_cast<uint32_t>(body);
     return b < model.element_count ? body : static_cast<int32_t>(model.contact_samples[b - model.element_count].element);
+}
+
+// A body's own friction parameters at one side of a contact: its profile
+// (WorldModel::friction_profiles), 0 for static shapes and cables.
+inline uint32_t shape_friction_profile(const WorldModel& model, const collision::Shape& shape) {
+    const auto body = static_cast<uint32_t>(shape.body);
+    return shape.body >= 0 && body < model.element_friction_profile.size() ? model.element_friction_profile[body] : 0;
+}
+
+// The key of a pair met by bodies with their own friction parameters: the
+// (material, profile) of either side, the smaller first, so that both
+// orders of the same two sides find one pair.
+inline std::array<uint32_t, 4> friction_pair_key(uint32_t material_a, uint32_t profile_a, uint32_t material_b,
+                                                 uint32_t profile_b) {
+    if (std::make_pair(material_b, profile_b) < std::make_pair(material_a, profile_a)) {
+        return {material_b, profile_b, material_a, profile_a};
+    }
+    return {material_a, profile_a, material_b, profile_b};
+}
+
+// What a contact between two shapes uses (an index into
+// WorldModel::material_pairs): the pair of their materials, or, when a side's
+// body has its own friction parameters, the pair made for the two sides
+// (World::make_friction_pairs_met, before the contact stage).
+inline uint32_t contact_material_pair(const WorldModel& model, const collision::Shape& a, const collision::Shape& b) {
+    const auto materials = static_cast<uint32_t>(model.materials.size());
+    const uint32_t grid = a.material * materials + b.material;
+    const uint32_t profile_a = shape_friction_profile(model, a);
+    const uint32_t profile_b = shape_friction_profile(model, b);
+    if (profile_a == 0 && profile_b == 0) return grid;
+    const auto it = model.profiled_pairs.find(friction_pair_key(a.material, profile_a, b.material, profile_b));
+    return it != model.profiled_pairs.end() ? it->second : grid;
 }
 
 // The state: what changes from step to step.
@@ -420,6 +474,12 @@ public:
     // Viscous damping of a body's motion (BodyDescription::linear_damping,
     // angular_damping; N s/m, N m s/rad, >= 0), from the next step on.
     void set_damping(BodyId b, double linear, double angular);
+    // A body's own friction parameters (BodyDescription::friction; {} for
+    // none), from the next step on: its contacts then continue, with their
+    // impulses and state, in an instance with the new values
+    // (world_friction_profiles.cpp).
+    void set_body_friction(BodyId b, const nlohmann::json& values);
+    const nlohmann::json& body_friction(BodyId b) const;
     // Motor target velocity (rad/s or m/s) of a joint that has a motor.
     void set_motor_velocity(JointId j, double velocity);
     // Position mode's target (rad or m) and force mode's force (N m or N) of
@@ -546,6 +606,24 @@ private:
     void set_motor_target(JointId j, pivot_param_role role, double value, const char* call, const char* missing);
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();
+    // Bodies' own friction parameters (world_friction_profiles.cpp): the
+    // profile of a validated override object (equal objects share one);
+    // the pairs this step's contacts meet that are not made yet; and, after
+    // a step that follows a change, the profiles no body uses any more
+    // forgotten with their pairs and instances, once they outnumber those in
+    // use (so that memory stays bounded however often bodies change).
+    uint32_t friction_profile_of(const nlohmann::json& values, const std::string& where);
+    void check_friction_values(const nlohmann::json& values, const std::string& where) const;
+    void make_friction_pairs_met();
+    void make_friction_pair(const std::array<uint32_t, 4>& key, const std::string& where);
+    void drop_unused_friction_profiles();
+    // A saved state's pairs made again in their order (restore_state): the
+    // buffer's instance states and its contacts' models renumbered to the
+    // instances made; throws on a buffer that does not fit this world.
+    void remake_friction_pairs(const std::vector<SavedFrictionPair>& saved,
+                               std::vector<std::vector<unsigned char>>& instance_states,
+                               std::vector<uint32_t>& contact_models);
+    bool friction_profiles_changed_ = false;
     // The material pairs, built when anything can touch (shapes, cables'
     // contact samples) and they are not yet: two cables and no shape used
     // to index an empty table.

@@ -204,6 +204,11 @@ struct BodyDescription {
     // step: core/step/element_dynamics.cpp).
     double linear_damping = 0.0;
     double angular_damping = 0.0;
+    // The body's own friction parameters (docs/scene-format.md "Bodies"):
+    // values that replace those of its materials' pair in every contact it
+    // makes, for the parameters the contact's friction model has (a worn
+    // tyre, a wet pallet). Empty: none.
+    nlohmann::json friction = nlohmann::json::object();
 };
 
 struct JointLimits {

@@ -44,6 +44,7 @@ void World::add_material(const MaterialDescription& material) {
     }
     model_.material_pairs.clear();  // rebuilt at the next step
     model_.friction_instances.clear();
+    model_.profiled_pairs.clear();
     scratch_.reset();
 }
 
@@ -93,6 +94,7 @@ void World::add_material_pair(const MaterialPairDescription& pair) {
     }
     model_.material_pairs.clear();  // rebuilt at the next step
     model_.friction_instances.clear();
+    model_.profiled_pairs.clear();
     scratch_.reset();
 }
 
@@ -109,7 +111,9 @@ void World::rebuild_material_pairs() {
     // compliances in series add.
     const size_t n = model_.materials.size();
     model_.friction_instances.clear();
+    model_.friction_instance_params.clear();
     model_.material_pairs.assign(n * n, MaterialPair{});
+    model_.profiled_pairs.clear();  // made again when met (world_friction_profiles.cpp)
     // The contacts remembered from the old instances start afresh: their
     // impulses and state were those instances' (whose destroy() ended
     // them; plugin_friction.h, contacts_ended).
@@ -148,9 +152,10 @@ void World::rebuild_material_pairs() {
                 damping = o.damping.value_or(damping);
             }
             const PluginRecord& plugin = registry_->require(PIVOT_KIND_FRICTION, model_id);
-            model_.friction_instances.emplace_back(
-                plugin, pack_params(plugin, ParamScope::instance, params,
-                                    fmt::format("materials '{}' and '{}': friction", ma.name, mb.name)));
+            const std::string where = fmt::format("materials '{}' and '{}': friction", ma.name, mb.name);
+            std::vector<double> packed = pack_params(plugin, ParamScope::instance, params, where);
+            model_.friction_instances.emplace_back(plugin, packed);
+            model_.friction_instance_params.push_back(std::move(packed));
             const MaterialPair pair{static_cast<uint32_t>(model_.friction_instances.size() - 1), restitution,
                                     compliance, damping};
             model_.material_pairs[a * n + b] = pair;

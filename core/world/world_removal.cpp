@@ -122,6 +122,8 @@ void World::remove_body(BodyId b) {
     body_by_name_.erase(removed.name);
     removed.removed = true;
     removed.element = Attachment::kWorld;
+    friction_profiles_changed_ = friction_profiles_changed_ || removed.friction_profile != 0;
+    removed.friction_profile = 0;
     unshift_elements_from(element, 1);
     relayout();
 }

@@ -29,7 +29,7 @@ namespace pivot {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '5'};
+constexpr char kMagic[8] = {'P', 'I', 'V', 'O', 'T', 'S', 'T', '6'};
 
 // What of a joint changes while the world runs (World::set_joint_enabled,
 // breaking): whether it acts, whether it broke, and where frame 2 is
@@ -169,8 +169,27 @@ std::vector<uint8_t> World::save_state() const {
     // friction instances once the first step has made them.
     for (const ElementGroup& g : model_.element_groups) w.array(g.instance.save_state());
     for (const JointGroup& g : model_.joint_groups) w.array(g.instance.save_state());
+    // Bodies' own friction values (World::set_body_friction, a command like
+    // a motor target): the profiles as JSON text and each body's.
+    w.value(static_cast<uint64_t>(model_.friction_profiles.size()));
+    for (const nlohmann::json& profile : model_.friction_profiles) {
+        const std::string text = profile.dump();
+        w.array(std::vector<char>(text.begin(), text.end()));
+    }
+    std::vector<uint32_t> body_profiles(model_.bodies.size());
+    for (size_t b = 0; b < body_profiles.size(); ++b) body_profiles[b] = model_.bodies[b].friction_profile;
+    w.array(body_profiles);
     w.value(static_cast<uint64_t>(model_.friction_instances.size()));
     for (const PluginInstance& f : model_.friction_instances) w.array(f.save_state());
+    // The pairs met by bodies with their own friction values, in the order
+    // they were made (each key and its instance): restore makes them again,
+    // so that the instances above and the contacts' models mean the same.
+    std::vector<SavedFrictionPair> pairs(model_.profiled_pairs.size());
+    const size_t grid = model_.materials.size() * model_.materials.size();
+    for (const auto& [key, pair] : model_.profiled_pairs) {
+        pairs[pair - grid] = {key[0], key[1], key[2], key[3], model_.material_pairs[pair].friction};
+    }
+    w.array(pairs);
     return out;
 }
 
@@ -188,6 +207,7 @@ void World::restore_state(const uint8_t* data, size_t size) {
         if (!pairs_built) {
             model_.material_pairs.clear();
             model_.friction_instances.clear();
+            model_.profiled_pairs.clear();
             scratch_.reset();
         }
         read_state(rollback.data(), rollback.size());  // this world's own state: accepted
@@ -308,10 +328,42 @@ void World::read_state(const uint8_t* data, size_t size) {
     for (auto& bytes : element_states) r.any_array(bytes, "element plugin state");
     std::vector<std::vector<unsigned char>> joint_states(model_.joint_groups.size());
     for (auto& bytes : joint_states) r.any_array(bytes, "joint plugin state");
+    std::vector<nlohmann::json> profiles(r.count("friction profiles", sizeof(uint64_t)));
+    for (size_t p = 0; p < profiles.size(); ++p) {
+        std::vector<char> text;
+        r.any_array(text, "friction profiles");
+        try {
+            profiles[p] = nlohmann::json::parse(text.begin(), text.end());
+        } catch (const nlohmann::json::exception&) {
+            throw Error("state buffer: a body's friction values are not JSON");
+        }
+        check_friction_values(profiles[p], fmt::format("state buffer: friction profile {}", p));
+        if ((p == 0) != profiles[p].empty()) throw Error("state buffer: the friction profiles are not consistent");
+    }
+    std::vector<uint32_t> body_profiles;
+    r.array(body_profiles, model_.bodies.size(), "bodies' friction profiles");
+    for (size_t b = 0; b < body_profiles.size(); ++b) {
+        if (body_profiles[b] >= profiles.size() || (model_.bodies[b].removed && body_profiles[b] != 0)) {
+            throw Error(
+                fmt::format("state buffer: body '{}': its friction profile is not valid", model_.bodies[b].name));
+        }
+    }
     std::vector<std::vector<unsigned char>> friction_states(r.count("friction instances", sizeof(uint64_t)));
     for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
+    std::vector<SavedFrictionPair> friction_pairs;
+    r.any_array(friction_pairs, "friction pairs");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
+    // The bodies' friction values first: the pairs are made from them.
+    model_.friction_profiles = std::move(profiles);
+    for (size_t b = 0; b < body_profiles.size(); ++b) {
+        BodyRecord& body = model_.bodies[b];
+        body.friction_profile = body_profiles[b];
+        if (!body.removed) model_.element_friction_profile[body.element] = body.friction_profile;
+    }
     if (!friction_states.empty()) ensure_material_pairs();
+    if (!friction_states.empty() || !friction_pairs.empty()) {
+        remake_friction_pairs(friction_pairs, friction_states, restored.contact_models);
+    }
     if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
         throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
                                 friction_states.size(), model_.friction_instances.size()));

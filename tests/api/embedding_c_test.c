@@ -642,6 +642,63 @@ static void body_damping_is_applied(pivot_engine* engine) {
     pivot_world_destroy(world);
 }
 
+/* A body's own friction values from C (0.12): a 2 kg crate sliding at
+   3 m/s on ground whose default material has mu 0.5, the crate's own mu
+   0.1: each 1/60 s step takes mu g h off its speed (the box model is exact
+   for a block sliding on a plane: 1e-9 is the solver's acceptance); set to
+   0.4 between steps, the next step takes 0.4 g h; a name no friction model
+   has is refused naming the body and the field. */
+static void body_friction_is_applied(pivot_engine* engine) {
+    pivot_world* world = NULL;
+    pivot_world_settings settings;
+    pivot_shape_desc ground, cube;
+    pivot_body_desc body;
+    pivot_body_state state;
+    uint32_t index = 0;
+    int k = 0;
+    const double h = 1.0 / 60.0, g = 9.81;
+    double before = 0.0;
+    pivot_world_settings_init(&settings);
+    settings.timestep = h;
+    CALL(pivot_world_create(engine, &settings, &world));
+    pivot_shape_desc_init(&ground);
+    ground.type = "plane";
+    CALL(pivot_world_add_static_shape(world, &ground));
+    pivot_shape_desc_init(&cube);
+    cube.type = "box";
+    cube.size[0] = cube.size[1] = cube.size[2] = 0.2;
+    pivot_body_desc_init(&body);
+    body.name = "crate";
+    body.mass = 2.0;
+    body.inertia[0] = body.inertia[4] = body.inertia[8] = 2.0 * 0.08 / 12.0;
+    body.position[2] = 0.1;
+    body.linear_velocity[0] = 3.0;
+    body.shapes = &cube;
+    body.shape_count = 1;
+    body.friction_params = "{\"mu\": 0.1}";
+    CALL(pivot_world_add_body(world, &body, &index));
+    CALL(pivot_world_step(world, 5));
+    for (k = 0; k < 2; ++k) {
+        const double mu = k == 0 ? 0.1 : 0.4;
+        if (k == 1) CALL(pivot_world_set_body_friction(world, index, "{\"mu\": 0.4}"));
+        CALL(pivot_world_get_body(world, index, &state));
+        before = state.linear_velocity[0];
+        CALL(pivot_world_step(world, 1));
+        CALL(pivot_world_get_body(world, index, &state));
+        EXPECT(fabs(before - state.linear_velocity[0] - mu * g * h) <= 1e-9);
+    }
+    EXPECT(pivot_world_set_body_friction(world, index, "{\"grip\": 1}") == PIVOT_ERROR);
+    EXPECT(contains(pivot_last_error(), "body 'crate': friction.grip"));
+    EXPECT(pivot_world_set_body_friction(world, index, "{\"mu\": ") == PIVOT_ERROR);
+    CALL(pivot_world_set_body_friction(world, index, NULL)); /* none: the material's 0.5 */
+    CALL(pivot_world_get_body(world, index, &state));
+    before = state.linear_velocity[0];
+    CALL(pivot_world_step(world, 1));
+    CALL(pivot_world_get_body(world, index, &state));
+    EXPECT(fabs(before - state.linear_velocity[0] - 0.5 * g * h) <= 1e-9);
+    pivot_world_destroy(world);
+}
+
 /* Drives from C (0.9). A lever (2 kg at 0.5 m from a horizontal hinge,
    I_hinge = 0.51 kg m^2, h = 1 ms, gravity -z; theta > 0 = falling):
    - a velocity drive too weak to hold it (bound 4.905 N m = m g r / 2)
@@ -1608,6 +1665,7 @@ int main(void) {
     hostile_calls_are_refused(engine);
     large_islands_are_chosen(engine);
     body_damping_is_applied(engine);
+    body_friction_is_applied(engine);
     contact_settings_are_applied(engine);
     the_solver_is_readable(engine);
     drives_are_readable(engine);

@@ -310,6 +310,48 @@ TEST_F(EndToEnd, ContactsEndOnceWithTheirLastState) {
     EXPECT_EQ(builds, 4u) << lines[0];
 }
 
+// A body's own friction values changed between steps (World::
+// set_body_friction): its contacts go on in the instance of the new values
+// with their state (test.friction.box counts its builds there), and end for
+// the old instance. Without the carried state the count would restart: the
+// lift would end them at 6 builds, not 16.
+TEST_F(EndToEnd, ContactsMoveWithTheirStateWhenABodysFrictionValuesChange) {
+    ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
+    static std::vector<std::string> lines;
+    lines.clear();
+    set_log_callback(
+        [](void*, spdlog::level::level_enum, const char* source, const char* message) {
+            if (std::string(source) == "test.friction.box") lines.emplace_back(message);
+        },
+        nullptr);
+    set_log_level(spdlog::level::info);
+    ShapeDescription cube;
+    cube.type = "box";
+    cube.size = {0.2, 0.2, 0.2};
+    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    World& world = *box;
+    const BodyId body = 0;
+    for (int k = 0; k < 10; ++k) world.step();
+    world.set_body_friction(body, {{"mu", 0.8}});
+    world.step();  // built by the new instance: the old one's contacts ended at 10 builds
+    ASSERT_EQ(world.contacts().size(), 4u);
+    for (int k = 0; k < 5; ++k) world.step();
+    world.set_pose(body, {0, 0, 1.0}, {1, 0, 0, 0});
+    world.step();
+    set_log_callback(nullptr, nullptr);
+    set_log_level(spdlog::level::warn);
+    ASSERT_EQ(lines.size(), 2u);
+    const auto count = [](const std::string& line, const char* builds) {
+        size_t n = 0;
+        for (size_t at = line.find(builds); at != std::string::npos; at = line.find(builds, at + 1)) ++n;
+        return n;
+    };
+    EXPECT_EQ(lines[0].rfind("ended 4:", 0), 0u) << lines[0];
+    EXPECT_EQ(count(lines[0], "=10"), 4u) << lines[0];
+    EXPECT_EQ(lines[1].rfind("ended 4:", 0), 0u) << lines[1];
+    EXPECT_EQ(count(lines[1], "=16"), 4u) << lines[1];
+}
+
 TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {
     PluginInstance solver = make(PIVOT_KIND_SOLVER, "test.solver.pgs_dense", {{"tolerance", 1e-12}});
     SmallProblem sp;

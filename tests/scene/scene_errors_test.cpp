@@ -61,6 +61,20 @@ TEST(SceneErrors, FileNotFound) {
     }
 }
 
+// A body's own friction values (docs/scene-format.md "Bodies"): an object
+// of parameters some loaded friction model has, with values it accepts.
+TEST(SceneErrors, ABodysFrictionValuesAreChecked) {
+    const auto with = [](const std::string& friction) {
+        return scene(kSettings, R"([{"name": "tyre", "mass": 1, "inertia": [0.1, 0.1, 0.1], "friction": )" + friction +
+                                    "}]");
+    };
+    EXPECT_EQ(load_error(with(R"({"mu": 0.3})")), "");
+    expect_error(with(R"({"grip": 0.3})"), "/bodies/0",
+                 {"body 'tyre'", "friction.grip: no loaded friction model has a parameter of this name"});
+    expect_error(with(R"({"mu": -1})"), "/bodies/0", {"body 'tyre'", "mu"});
+    expect_error(with("0.3"), "/bodies/0/friction", {"expected an object"});
+}
+
 TEST(SceneErrors, FormatIsRequiredAndChecked) {
     expect_error(R"({"bodies": []})", "/format", {"missing required key 'format'", "pivot-scene/1"});
     expect_error(R"({"format": "pivot-scene/2"})", "/format", {"unsupported format", "pivot-scene/2"});

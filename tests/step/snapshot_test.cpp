@@ -89,6 +89,42 @@ TEST(Snapshot, RestoredWorldContinuesBitwise) {
     EXPECT_EQ(std::memcmp(coordinates(copy).data(), reference.data(), reference.size() * sizeof(double)), 0);
 }
 
+// Bodies with their own friction values (World::set_body_friction) make
+// their pairs' instances when first met, in the order met. The values are
+// commands like motor targets: a saved state keeps them and the pairs, and
+// a restore sets them and makes the pairs again, so that the contacts'
+// models and warm starts mean the same, in the same world after other
+// values were set, or in a fresh copy built without any.
+TEST(Snapshot, BodiesOwnFrictionValuesAndTheirPairsAreRestored) {
+    World world(registry(), WorldSettings{});
+    build_scene(world);
+    world.set_body_friction(world.body("box0"), {{"mu", 0.3}});
+    world.set_body_friction(world.body("box1"), {{"mu", 0.7}});
+    for (int k = 0; k < 500; ++k) world.step();
+    world.set_body_friction(world.body("box0"), {{"mu", 0.9}});  // another instance, made at the next step
+    for (int k = 0; k < 100; ++k) world.step();
+    ASSERT_GE(world.model().profiled_pairs.size(), 3u) << "the boxes should have touched the ground and each other";
+    const std::vector<uint8_t> saved = world.save_state();
+    for (int k = 0; k < 200; ++k) world.step();
+    const std::vector<double> reference = coordinates(world);
+
+    world.set_body_friction(world.body("box1"), {{"mu", 0.1}});
+    world.set_body_friction(world.body("box2"), {{"mu", 0.2}});
+    for (int k = 0; k < 20; ++k) world.step();
+    world.restore_state(saved.data(), saved.size());
+    EXPECT_EQ(world.body_friction(world.body("box1")), (nlohmann::json{{"mu", 0.7}}));
+    EXPECT_EQ(world.body_friction(world.body("box2")), nlohmann::json::object());
+    for (int k = 0; k < 200; ++k) world.step();
+    EXPECT_EQ(std::memcmp(coordinates(world).data(), reference.data(), reference.size() * sizeof(double)), 0);
+
+    World copy(registry(), WorldSettings{});
+    build_scene(copy);
+    copy.restore_state(saved.data(), saved.size());
+    EXPECT_EQ(copy.body_friction(copy.body("box0")), (nlohmann::json{{"mu", 0.9}}));
+    for (int k = 0; k < 200; ++k) copy.step();
+    EXPECT_EQ(std::memcmp(coordinates(copy).data(), reference.data(), reference.size() * sizeof(double)), 0);
+}
+
 TEST(Snapshot, ForeignOrDamagedBuffersAreRefusedAndChangeNothing) {
     World world(registry(), WorldSettings{});
     build_scene(world);
@@ -131,10 +167,13 @@ TEST(Snapshot, ARefusedBufferLeavesAnUnsteppedWorldAsItWas) {
     std::vector<uint8_t> forged = stepped.save_state();
     const size_t instances = stepped.model().friction_instances.size();
     ASSERT_GT(instances, 0u);
-    const size_t at = forged.size() - 8 * (instances + 1);
+    // The instances' section: the count, each instance's state as length +
+    // bytes (empty for the first-party models), then the pairs made for
+    // bodies' own friction values (none here: their count, 0).
+    const size_t at = forged.size() - 8 - 8 * (instances + 1);
     const uint64_t one_more = instances + 1;
     std::memcpy(forged.data() + at, &one_more, sizeof one_more);
-    forged.insert(forged.end(), 8, 0);  // the extra instance's empty state
+    forged.insert(forged.end() - 8, 8, 0);  // the extra instance's empty state
 
     World fresh(registry(), WorldSettings{});
     build_scene(fresh);
@@ -154,8 +193,9 @@ TEST(Snapshot, ARefusedBufferLeavesAnUnsteppedWorldAsItWas) {
 
 // A count in the buffer is checked against the bytes left before anything
 // is sized by it: a forged count of friction instances (the buffer's last
-// section: the count, then each instance's state as length + bytes) is
-// "truncated", not gigabytes allocated.
+// section but one: the count, then each instance's state as length + bytes;
+// then the bodies' friction pairs, none here) is "truncated", not gigabytes
+// allocated.
 TEST(Snapshot, ForgedCountsAreRefusedBeforeAllocating) {
     World world(registry(), WorldSettings{});
     build_scene(world);
@@ -164,8 +204,8 @@ TEST(Snapshot, ForgedCountsAreRefusedBeforeAllocating) {
     const size_t instances = world.model().friction_instances.size();
     ASSERT_GT(instances, 0u);
     // The first-party friction models keep no instance state: the section
-    // is the count and one zero length per instance.
-    const size_t at = forged.size() - 8 * (instances + 1);
+    // is the count and one zero length per instance, then an empty array.
+    const size_t at = forged.size() - 8 - 8 * (instances + 1);
     uint64_t count = 0;
     std::memcpy(&count, forged.data() + at, sizeof count);
     ASSERT_EQ(count, instances) << "the buffer's layout changed; update this test";

@@ -112,6 +112,10 @@
  * call, pivot_solve_check), _instance, _plugin_functions; pivot-lcp/1
  * problem files:
  * pivot_lcp_read_file, pivot_lcp_problem_of, pivot_lcp_destroy.
+ * 0.12 (2026-11): a body's own friction parameters: pivot_body_desc gains
+ * friction_params (appended), and pivot_world_set_body_friction changes
+ * them (docs/scene-format.md "Bodies": values that replace its materials'
+ * in every contact it makes).
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -381,6 +385,12 @@ typedef struct pivot_body_desc {
     double linear_damping;       /* N s/m, 0 .. 1e12 (0: none): a force -c v on the centre of mass */
     double angular_damping;      /* N m s/rad, 0 .. 1e12: a torque -c omega; both taken implicitly,
                                     stable at any time step (docs/engine.md "Body damping") */
+    /* ---- appended in 0.12 ---- */
+    const char* friction_params; /* JSON object: the body's own values of friction-model parameters
+                                    ({"mu": 0.3} for a worn tyre), which replace its materials' in
+                                    every contact it makes whose model has them; when both bodies
+                                    set one, mu, mu_static and mu_kinetic combine as sqrt(a b).
+                                    NULL or "{}": none (docs/scene-format.md "Bodies") */
 } pivot_body_desc;
 PIVOT_API void pivot_body_desc_init(pivot_body_desc* body);
 /* index: the body's index (for the calls below); may be NULL. */
@@ -591,6 +601,11 @@ PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t b
                                                   const double torque[3]);
 /* (0.8) A body's viscous damping, from the next step on: linear (N s/m) and
    angular (N m s/rad), each 0 .. 1e12 (pivot_body_desc.linear_damping). */
+/* (0.12) A body's own friction parameters (pivot_body_desc.friction_params;
+   NULL or "{}": none), from the next step on. Its contacts go on under the
+   new values with their impulses and friction state. Each value must be one
+   that a loaded friction model takes under that name. */
+PIVOT_API pivot_status pivot_world_set_body_friction(pivot_world* world, uint32_t body, const char* friction_params);
 PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t body, double linear,
                                                     double angular);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */

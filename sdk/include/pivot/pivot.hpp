@@ -230,6 +230,10 @@ public:
     void set_body_damping(uint32_t body, double linear, double angular) {
         check(pivot_world_set_body_damping(world_, body, linear, angular));
     }
+    // A JSON object of friction-model parameters ("{}": none), e.g. R"({"mu": 0.3})".
+    void set_body_friction(uint32_t body, const std::string& friction_params) {
+        check(pivot_world_set_body_friction(world_, body, friction_params.c_str()));
+    }
     void set_motor_velocity(uint32_t joint, double velocity) {
         check(pivot_world_set_motor_velocity(world_, joint, velocity));
     }

@@ -3,8 +3,10 @@
  *
  * Collision detection gives contact points; the host proposes the normal row
  * of each (unilateral, position-stabilized, with the materials' restitution,
- * compliance and damping). A friction model instance (one per material pair
- * and parameter set) turns all of its contacts into rows in one call:
+ * compliance and damping). A friction model instance is one parameter set
+ * (one per pair of materials, and one per set that bodies' own friction
+ * values make, from host 0.12 on: docs/contacts.md); it turns all of its
+ * contacts into rows in one call:
  *  - the rows of each contact, normally the host's normal row copied as row 0
  *    followed by friction rows whose bounds refer to it by findex (box
  *    friction); a model may change or drop the normal row (compliant laws);
@@ -193,7 +195,9 @@ typedef struct pivot_friction_functions {
     /*
      * [step] The contacts of this instance that ended: built by it in the
      * last step and not in this one (the bodies parted, a body was removed
-     * or disabled).
+     * or disabled, or a body's own friction values changed: the contact then
+     * goes on in the instance of the new values, which gets its impulses and
+     * state as a continuing contact's, not zeros).
      * ids[i] is the contact's persistent id (pivot_contact_point.id) and
      * state + i * state_per_contact its last state (NULL when
      * state_per_contact is 0), read-only: the host forgets both after the
