@@ -178,7 +178,8 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
     std::fill_n(impulses, slots.rows, 0.0);
     std::fill_n(contact_state, slots.state, 0.0);
     const auto same_plugin = [&](uint32_t instance) {
-        return &model.friction_instances[instance].plugin() == &model.friction_instances[p.friction].plugin();
+        return instance < model.friction_instances.size() &&
+               &model.friction_instances[instance].plugin() == &model.friction_instances[p.friction].plugin();
     };
     const bool same_instance = previous >= 0 && state.contact_models[previous] == p.friction;
     if (same_instance || (previous >= 0 && same_plugin(state.contact_models[previous]))) {

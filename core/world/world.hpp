@@ -215,6 +215,12 @@ struct MaterialPair {
     double damping = 0.0;     // N s/m
 };
 
+// The friction coefficients, which materials and bodies' own values combine
+// as sqrt(a b) (rebuild_material_pairs, world_friction_profiles.cpp).
+inline bool is_friction_coefficient(std::string_view name) {
+    return name == "mu" || name == "mu_static" || name == "mu_kinetic";
+}
+
 // A pair met by bodies with their own friction values, as a saved state
 // keeps it: its key (friction_pair_key) and the index of its instance.
 struct SavedFrictionPair {
@@ -607,15 +613,22 @@ private:
     collision::Shape make_shape(const ShapeDescription& shape, const std::string& where, bool is_static) const;
     void rebuild_material_pairs();
     // Bodies' own friction parameters (world_friction_profiles.cpp): the
-    // profile of a validated override object (equal objects share one);
-    // the pairs this step's contacts meet that are not made yet; and, after
+    // profile of an override object (equal objects share one; probed
+    // first: the schemas' check, and new values against the models of the
+    // materials' pairs); the pairs this step's contacts meet that are not
+    // made yet; and, after
     // a step that follows a change, the profiles no body uses any more
     // forgotten with their pairs and instances, once they outnumber those in
     // use (so that memory stays bounded however often bodies change).
-    uint32_t friction_profile_of(const nlohmann::json& values, const std::string& where);
+    uint32_t friction_profile_of(const nlohmann::json& values);
     void check_friction_values(const nlohmann::json& values, const std::string& where) const;
+    void probe_friction_values(const nlohmann::json& values, const std::string& where) const;
     void make_friction_pairs_met();
     void make_friction_pair(const std::array<uint32_t, 4>& key, const std::string& where);
+    // The parameters of instance base_instance's model with two sides' own
+    // values in place (packed, instance scope); `context` starts errors.
+    std::vector<double> combined_friction_params(uint32_t base_instance, const nlohmann::json& own_a,
+                                                 const nlohmann::json& own_b, const std::string& context) const;
     void drop_unused_friction_profiles();
     // A saved state's pairs made again in their order (restore_state): the
     // buffer's instance states and its contacts' models renumbered to the

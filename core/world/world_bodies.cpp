@@ -146,7 +146,7 @@ BodyId World::add_body(const BodyDescription& body) {
     check_position(body.position, where, "position");
     check_velocity(body.linear_velocity, body.angular_velocity, where);
     check_damping(body.linear_damping, body.angular_damping, where);
-    const uint32_t friction_profile = friction_profile_of(body.friction, where);
+    probe_friction_values(body.friction, where);  // kept as a profile once the body is added
     const auto& o = body.orientation;
     const double norm = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
     if (!(std::abs(norm - 1.0) <= 1e-6)) {
@@ -207,7 +207,7 @@ BodyId World::add_body(const BodyDescription& body) {
     record.linear_damping = body.linear_damping;
     record.angular_damping = body.angular_damping;
     record.fixed = body.fixed;
-    record.friction_profile = friction_profile;
+    record.friction_profile = friction_profile_of(body.friction);
     model_.bodies.push_back(std::move(record));
     body_by_name_.emplace(name, static_cast<BodyId>(model_.bodies.size() - 1));
     relayout();

@@ -29,18 +29,15 @@ constexpr size_t kSpareProfiles = 16;
 // rebuild_material_pairs); other parameters set by both bodies take the
 // mean (real values) or the larger (integers, switches and choices by
 // index), symmetric in the two bodies and inside any interval both are in.
-bool is_coefficient(const std::string& name) { return name == "mu" || name == "mu_static" || name == "mu_kinetic"; }
-
 double combine(const ParamSpec& spec, double a, double b) {
-    if (is_coefficient(spec.name)) return std::sqrt(a * b);
+    if (is_friction_coefficient(spec.name)) return std::sqrt(a * b);
     if (spec.type == PIVOT_PARAM_REAL) return 0.5 * (a + b);
     return std::max(a, b);
 }
 
 }  // namespace
 
-uint32_t World::friction_profile_of(const nlohmann::json& values, const std::string& where) {
-    check_friction_values(values, where);
+uint32_t World::friction_profile_of(const nlohmann::json& values) {
     if (values.empty()) return 0;
     const auto same = std::find(model_.friction_profiles.begin() + 1, model_.friction_profiles.end(), values);
     if (same != model_.friction_profiles.end()) return static_cast<uint32_t>(same - model_.friction_profiles.begin());
@@ -48,10 +45,38 @@ uint32_t World::friction_profile_of(const nlohmann::json& values, const std::str
     return static_cast<uint32_t>(model_.friction_profiles.size() - 1);
 }
 
+void World::probe_friction_values(const nlohmann::json& values, const std::string& where) const {
+    check_friction_values(values, where);
+    if (values.empty() ||
+        std::find(model_.friction_profiles.begin(), model_.friction_profiles.end(), values) !=
+            model_.friction_profiles.end()) {
+        return;  // none, or probed when first set
+    }
+    // New values: every model of the materials' pairs that takes one of
+    // them must accept its set with them (create(), as a material is
+    // probed), so that a model refusing a combination beyond its schema
+    // (a Stribeck mu_kinetic above the pair's mu_static) is reported here,
+    // not by the step that meets it. (Two bodies' values combined can still
+    // be refused there: that step fails, naming both bodies.)
+    const size_t materials = model_.materials.size();
+    const size_t grid_instances = model_.material_pairs.empty() ? 0 : materials * (materials + 1) / 2;
+    for (size_t f = 0; f < grid_instances; ++f) {
+        const auto base = static_cast<uint32_t>(f);
+        const std::vector<double> params =
+            combined_friction_params(base, values, nlohmann::json::object(), where + ": friction");
+        if (params == model_.friction_instance_params[f]) continue;
+        try {
+            const PluginInstance probe(model_.friction_instances[f].plugin(), params);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}: friction: {}", where, e.what()));
+        }
+    }
+}
+
 void World::check_friction_values(const nlohmann::json& values, const std::string& where) const {
     if (!values.is_object()) {
         throw Error(fmt::format("{}: friction: must be an object of friction-model parameters, got {}", where,
-                                values.dump()));
+                                values.type_name()));
     }
     // Each value must be one some loaded friction model takes, and valid
     // for every model that has the parameter: whichever model a contact of
@@ -77,7 +102,8 @@ void World::check_friction_values(const nlohmann::json& values, const std::strin
 void World::set_body_friction(BodyId b, const nlohmann::json& values) {
     live_body(b, "set_friction");
     BodyRecord& r = model_.bodies[b];
-    const uint32_t profile = friction_profile_of(values, fmt::format("body '{}'", r.name));
+    probe_friction_values(values, fmt::format("body '{}'", r.name));
+    const uint32_t profile = friction_profile_of(values);
     if (profile == r.friction_profile) return;
     r.friction_profile = profile;
     model_.element_friction_profile[r.element] = profile;
@@ -100,27 +126,21 @@ void World::make_friction_pairs_met() {
         const auto key = friction_pair_key(a.material, profile_a, b.material, profile_b);
         if (model_.profiled_pairs.count(key) != 0) continue;
         const auto name_of = [&](const collision::Shape& shape) -> std::string {
+            if (shape.body < 0) return "the world";
             const auto element = static_cast<uint32_t>(shape.body);
-            for (const BodyRecord& r : model_.bodies) {
-                if (!r.removed && shape.body >= 0 && r.element == element) return fmt::format("body '{}'", r.name);
-            }
-            return "the world";
+            const int32_t body = element < s.body_of_element.size() ? s.body_of_element[element] : -1;
+            return body >= 0 ? fmt::format("body '{}'", model_.bodies[static_cast<uint32_t>(body)].name) : "a cable";
         };
         make_friction_pair(key, fmt::format("contact of {} and {}", name_of(a), name_of(b)));
     }
 }
 
-void World::make_friction_pair(const std::array<uint32_t, 4>& key, const std::string& where) {
-    const auto materials = static_cast<uint32_t>(model_.materials.size());
-    const MaterialPair& base = model_.material_pairs[key[0] * materials + key[2]];
-    const PluginRecord& plugin = model_.friction_instances[base.friction].plugin();
-    const nlohmann::json& own_a = model_.friction_profiles[key[1]];
-    const nlohmann::json& own_b = model_.friction_profiles[key[3]];
-    const std::string context = fmt::format("{} (materials '{}' and '{}'): friction", where,
-                                            model_.materials[key[0]].name, model_.materials[key[2]].name);
+std::vector<double> World::combined_friction_params(uint32_t base_instance, const nlohmann::json& own_a,
+                                                   const nlohmann::json& own_b, const std::string& context) const {
     // The materials' parameter set with each body's values in place of its
     // own (parameters the model does not have are not used here).
-    std::vector<double> params = model_.friction_instance_params[base.friction];
+    const PluginRecord& plugin = model_.friction_instances[base_instance].plugin();
+    std::vector<double> params = model_.friction_instance_params[base_instance];
     size_t offset = 0;
     for (const ParamSpec& spec : plugin.params) {
         if (spec.per_item()) continue;
@@ -138,7 +158,19 @@ void World::make_friction_pair(const std::array<uint32_t, 4>& key, const std::st
         }
         offset += spec.length;
     }
-    // An instance of the same model with the same values serves this pair too.
+    return params;
+}
+
+void World::make_friction_pair(const std::array<uint32_t, 4>& key, const std::string& where) {
+    const auto materials = static_cast<uint32_t>(model_.materials.size());
+    const MaterialPair base = model_.material_pairs[key[0] * materials + key[2]];
+    const PluginRecord& plugin = model_.friction_instances[base.friction].plugin();
+    const std::string context = fmt::format("{} (materials '{}' and '{}'): friction", where,
+                                            model_.materials[key[0]].name, model_.materials[key[2]].name);
+    const std::vector<double> params = combined_friction_params(
+        base.friction, model_.friction_profiles[key[1]], model_.friction_profiles[key[3]], context);
+    // An instance of the same model with the same values serves this pair
+    // too (the first one: a restore finds the same).
     uint32_t instance = 0;
     while (instance < model_.friction_instances.size() &&
            !(&model_.friction_instances[instance].plugin() == &plugin &&
@@ -162,15 +194,21 @@ void World::remake_friction_pairs(const std::vector<SavedFrictionPair>& saved,
                                   std::vector<uint32_t>& contact_models) {
     const size_t materials = model_.materials.size();
     const size_t grid_instances = materials * (materials + 1) / 2;  // rebuild_material_pairs: one per a <= b
-    if (instance_states.size() < grid_instances) {
-        throw Error(fmt::format("state buffer: {} friction instances, this world's materials make {} (a buffer from "
-                                "another world?)",
-                                instance_states.size(), grid_instances));
+    const bool built = model_.material_pairs.size() >= materials * materials &&
+                       model_.friction_instances.size() >= grid_instances;
+    if (!built || instance_states.size() < grid_instances) {
+        throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
+                                instance_states.size(), built ? grid_instances : 0));
     }
-    model_.material_pairs.resize(materials * materials);
+    // Back to the materials' pairs and instances (never grown here).
+    model_.material_pairs.erase(model_.material_pairs.begin() + static_cast<std::ptrdiff_t>(materials * materials),
+                                model_.material_pairs.end());
     model_.profiled_pairs.clear();
-    model_.friction_instances.resize(grid_instances);
-    model_.friction_instance_params.resize(grid_instances);
+    model_.friction_instances.erase(model_.friction_instances.begin() + static_cast<std::ptrdiff_t>(grid_instances),
+                                    model_.friction_instances.end());
+    model_.friction_instance_params.erase(
+        model_.friction_instance_params.begin() + static_cast<std::ptrdiff_t>(grid_instances),
+        model_.friction_instance_params.end());
     // The buffer's instance numbers to this world's: the grid's are the same.
     std::vector<uint32_t> saved_to(instance_states.size(), UINT32_MAX);
     for (size_t f = 0; f < grid_instances; ++f) saved_to[f] = static_cast<uint32_t>(f);
@@ -239,25 +277,32 @@ void World::drop_unused_friction_profiles() {
 
     // The pairs of profiles in use stay (in their order, after the grid),
     // and the instances that the grid or those pairs use.
-    const size_t grid = model_.materials.size() * model_.materials.size();
-    std::vector<uint8_t> instance_used(model_.friction_instances.size(), 0);
-    for (size_t k = 0; k < grid; ++k) instance_used[model_.material_pairs[k].friction] = 1;
+    if (model_.material_pairs.empty()) return;  // no pairs yet (nothing touches): nothing else to drop
+    const size_t materials = model_.materials.size();
+    const size_t grid = materials * materials;
+    const size_t grid_instances = materials * (materials + 1) / 2;
     std::vector<std::pair<std::array<uint32_t, 4>, uint32_t>> kept;  // new key, old pair index
     for (const auto& [key, pair] : model_.profiled_pairs) {
         if (profile_to[key[1]] == UINT32_MAX || profile_to[key[3]] == UINT32_MAX) continue;
         kept.push_back({{key[0], profile_to[key[1]], key[2], profile_to[key[3]]}, pair});
-        instance_used[model_.material_pairs[pair].friction] = 1;
     }
     std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    // The materials' instances first, then the pairs' in the order the kept
+    // pairs first use them: the order make_friction_pair gives when a
+    // restore makes the kept pairs again (remake_friction_pairs), so that a
+    // restored world lays out its rows as this one does.
     std::vector<uint32_t> instance_to(model_.friction_instances.size(), UINT32_MAX);
     std::vector<PluginInstance> instances;
     std::vector<std::vector<double>> instance_params;
-    for (size_t f = 0; f < model_.friction_instances.size(); ++f) {
-        if (instance_used[f] == 0) continue;  // destroyed below: the end of its contacts (plugin_friction.h)
+    const auto keep = [&](uint32_t f) {
+        if (instance_to[f] != UINT32_MAX) return;
         instance_to[f] = static_cast<uint32_t>(instances.size());
         instances.push_back(std::move(model_.friction_instances[f]));
         instance_params.push_back(std::move(model_.friction_instance_params[f]));
-    }
+    };
+    for (size_t f = 0; f < grid_instances; ++f) keep(static_cast<uint32_t>(f));
+    for (const auto& [key, old_pair] : kept) keep(model_.material_pairs[old_pair].friction);
+    // The others are destroyed below: the end of their contacts (plugin_friction.h).
     std::vector<MaterialPair> pairs(model_.material_pairs.begin(), model_.material_pairs.begin() + grid);
     model_.profiled_pairs.clear();
     for (const auto& [key, old_pair] : kept) {
@@ -280,10 +325,13 @@ void World::drop_unused_friction_profiles() {
         if (to == UINT32_MAX) continue;
         const size_t rows = st.contact_row_start[k + 1] - st.contact_row_start[k];
         const size_t values = st.contact_state_start[k + 1] - st.contact_state_start[k];
-        std::copy_n(st.contact_impulses.begin() + st.contact_row_start[k], rows, st.contact_impulses.begin() + row);
-        std::copy_n(st.contact_state.begin() + st.contact_state_start[k], values, st.contact_state.begin() + value);
-        std::copy_n(st.contact_linear_impulses.begin() + 3 * k, 3,
-                    st.contact_linear_impulses.begin() + 3 * kept_contacts);
+        if (kept_contacts != k) {  // moved down over a forgotten one (else in place)
+            std::copy_n(st.contact_impulses.begin() + st.contact_row_start[k], rows, st.contact_impulses.begin() + row);
+            std::copy_n(st.contact_state.begin() + st.contact_state_start[k], values,
+                        st.contact_state.begin() + value);
+            std::copy_n(st.contact_linear_impulses.begin() + 3 * k, 3,
+                        st.contact_linear_impulses.begin() + 3 * kept_contacts);
+        }
         st.contact_ids[kept_contacts] = st.contact_ids[k];
         st.contact_models[kept_contacts] = to;
         row += rows;

@@ -130,11 +130,10 @@ void World::rebuild_material_pairs() {
             const MaterialDescription& mb = model_.materials[b];
             nlohmann::json params = ma.friction;
             std::string model_id = ma.friction_model;
-            for (const char* coefficient : {"mu", "mu_static", "mu_kinetic"}) {
-                if (ma.friction_model == mb.friction_model && ma.friction.contains(coefficient) &&
+            for (const auto& [coefficient, value] : ma.friction.items()) {
+                if (is_friction_coefficient(coefficient) && ma.friction_model == mb.friction_model &&
                     mb.friction.contains(coefficient)) {
-                    params[coefficient] =
-                        std::sqrt(ma.friction[coefficient].get<double>() * mb.friction[coefficient].get<double>());
+                    params[coefficient] = std::sqrt(value.get<double>() * mb.friction[coefficient].get<double>());
                 }
             }
             double restitution = std::max(ma.restitution, mb.restitution);

@@ -16,10 +16,14 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <set>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/input_limits.hpp"
 #include "step/step_scratch.hpp"
 #include "step/step_stages.hpp"
 #include "world/world.hpp"
@@ -179,6 +183,9 @@ std::vector<uint8_t> World::save_state() const {
     std::vector<uint32_t> body_profiles(model_.bodies.size());
     for (size_t b = 0; b < body_profiles.size(); ++b) body_profiles[b] = model_.bodies[b].friction_profile;
     w.array(body_profiles);
+    // Whether the step after a change is still to forget unused values (so
+    // that a restored world forgets them when this one would).
+    w.value(static_cast<uint8_t>(friction_profiles_changed_));
     w.value(static_cast<uint64_t>(model_.friction_instances.size()));
     for (const PluginInstance& f : model_.friction_instances) w.array(f.save_state());
     // The pairs met by bodies with their own friction values, in the order
@@ -328,17 +335,25 @@ void World::read_state(const uint8_t* data, size_t size) {
     for (auto& bytes : element_states) r.any_array(bytes, "element plugin state");
     std::vector<std::vector<unsigned char>> joint_states(model_.joint_groups.size());
     for (auto& bytes : joint_states) r.any_array(bytes, "joint plugin state");
+    // The bodies' friction values: {} first, then distinct objects, each
+    // checked as World::set_body_friction checks them.
     std::vector<nlohmann::json> profiles(r.count("friction profiles", sizeof(uint64_t)));
+    std::set<std::string> distinct;
+    if (profiles.empty()) throw Error("state buffer: the friction profiles are not consistent");
     for (size_t p = 0; p < profiles.size(); ++p) {
         std::vector<char> text;
         r.any_array(text, "friction profiles");
+        const std::string_view view(text.data(), text.size());
+        check_json_depth(view, "state buffer: friction profile");
         try {
-            profiles[p] = nlohmann::json::parse(text.begin(), text.end());
+            profiles[p] = nlohmann::json::parse(view);
         } catch (const nlohmann::json::exception&) {
             throw Error("state buffer: a body's friction values are not JSON");
         }
         check_friction_values(profiles[p], fmt::format("state buffer: friction profile {}", p));
-        if ((p == 0) != profiles[p].empty()) throw Error("state buffer: the friction profiles are not consistent");
+        if ((p == 0) != profiles[p].empty() || !distinct.insert(profiles[p].dump()).second) {
+            throw Error("state buffer: the friction profiles are not consistent");
+        }
     }
     std::vector<uint32_t> body_profiles;
     r.array(body_profiles, model_.bodies.size(), "bodies' friction profiles");
@@ -348,13 +363,20 @@ void World::read_state(const uint8_t* data, size_t size) {
                 fmt::format("state buffer: body '{}': its friction profile is not valid", model_.bodies[b].name));
         }
     }
+    const bool profiles_changed = r.value<uint8_t>("friction profiles") != 0;
     std::vector<std::vector<unsigned char>> friction_states(r.count("friction instances", sizeof(uint64_t)));
     for (auto& bytes : friction_states) r.any_array(bytes, "friction plugin state");
     std::vector<SavedFrictionPair> friction_pairs;
     r.any_array(friction_pairs, "friction pairs");
     if (!r.done()) throw Error("state buffer: trailing bytes (a buffer from another version?)");
+    // A world saved before its first step has no friction instances, so no
+    // contacts either.
+    if (friction_states.empty() && contacts > 0) {
+        throw Error("state buffer: contacts without friction instances (a damaged buffer?)");
+    }
     // The bodies' friction values first: the pairs are made from them.
     model_.friction_profiles = std::move(profiles);
+    friction_profiles_changed_ = profiles_changed;
     for (size_t b = 0; b < body_profiles.size(); ++b) {
         BodyRecord& body = model_.bodies[b];
         body.friction_profile = body_profiles[b];
@@ -363,10 +385,6 @@ void World::read_state(const uint8_t* data, size_t size) {
     if (!friction_states.empty()) ensure_material_pairs();
     if (!friction_states.empty() || !friction_pairs.empty()) {
         remake_friction_pairs(friction_pairs, friction_states, restored.contact_models);
-    }
-    if (!friction_states.empty() && friction_states.size() != model_.friction_instances.size()) {
-        throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
-                                friction_states.size(), model_.friction_instances.size()));
     }
     for (size_t k = 0; k < contacts; ++k) {
         const uint32_t f = restored.contact_models[k];

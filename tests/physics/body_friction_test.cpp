@@ -185,6 +185,31 @@ TEST(BodyFriction, ChangingEveryStepKeepsTheInstancesBounded) {
     EXPECT_LE(most_instances, 1u + 17u + 1u);
 }
 
+// A world where nothing touches has no materials' pairs: values changed
+// there are forgotten the same way, and the pairs come when shapes do.
+TEST(BodyFriction, ValuesChangeInAWorldWithoutShapes) {
+    const ContactModel model = box_model("pivot.solver.dantzig", 0.5);
+    World world(registry(), contact_settings(model, kH));
+    BodyDescription b;
+    b.name = "free";
+    const BodyId id = world.add_body(b);
+    for (int k = 0; k < 40; ++k) {
+        world.set_body_friction(id, {{"mu", 0.01 * (k + 1)}});
+        world.step();
+    }
+    EXPECT_LE(world.model().friction_profiles.size(), 2u + 16u);
+    EXPECT_TRUE(world.model().friction_instances.empty());
+    add_ground(world);
+    BodyDescription block = box_body("block", 2.0, {0.2, 0.2, 0.2}, {0.0, 0.0, 0.1});
+    block.linear_velocity = {3.0, 0.0, 0.0};
+    block.friction = {{"mu", 0.2}};
+    const BodyId sliding = world.add_body(block);
+    for (int k = 0; k < 5; ++k) world.step();
+    const double before = world.linear_velocity(sliding)[0];
+    world.step();
+    EXPECT_NEAR(before - world.linear_velocity(sliding)[0], 0.2 * kG * kH, 1e-9);
+}
+
 TEST(BodyFriction, BadValuesAreRefusedNamingTheBodyAndParameter) {
     const ContactModel model = box_model("pivot.solver.dantzig", 0.5);
     World world(registry(), contact_settings(model, kH));

@@ -352,6 +352,38 @@ TEST_F(EndToEnd, ContactsMoveWithTheirStateWhenABodysFrictionValuesChange) {
     EXPECT_EQ(count(lines[1], "=16"), 4u) << lines[1];
 }
 
+// A body's own values that a model's create() refuses beyond its schema
+// (test.friction.box: mu = 7) are refused where they are set, naming the
+// body, as a material's are: not by every step after. A refused body adds
+// nothing, not even its values.
+TEST_F(EndToEnd, ABodysValuesAModelRefusesAreRefusedWhereSet) {
+    ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
+    ShapeDescription cube;
+    cube.type = "box";
+    cube.size = {0.2, 0.2, 0.2};
+    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    World& world = *box;
+    world.step();  // the materials' pairs are made
+    const size_t profiles = world.model().friction_profiles.size();
+    try {
+        world.set_body_friction(0, {{"mu", 7.0}});
+        ADD_FAILURE() << "accepted values the model refuses";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("body 'body': friction"), std::string::npos) << e.what();
+    }
+    BodyDescription other;
+    other.name = "other";
+    other.position = {1, 0, 0.1};
+    other.shapes.push_back(cube);
+    other.friction = {{"mu", 7.0}};
+    EXPECT_THROW(world.add_body(other), Error);
+    other.friction = {{"mu", 0.3}};
+    other.orientation = {2, 0, 0, 0};  // refused after its values were checked
+    EXPECT_THROW(world.add_body(other), Error);
+    EXPECT_EQ(world.model().friction_profiles.size(), profiles);
+    for (int k = 0; k < 3; ++k) world.step();
+}
+
 TEST_F(EndToEnd, SolverDensePgsSolvesABoxedProblemWithFrictionIndex) {
     PluginInstance solver = make(PIVOT_KIND_SOLVER, "test.solver.pgs_dense", {{"tolerance", 1e-12}});
     SmallProblem sp;

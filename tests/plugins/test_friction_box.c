@@ -10,7 +10,10 @@
  *    that state follows persistent contact ids. Its contacts_ended (ABI
  *    1.9) logs, at info level in category "test.friction.box", one line
  *    "ended <count>: <id>=<builds> ..." (ids in hex), so host tests can
- *    check which contacts ended, when, and with what last state.
+ *    check which contacts ended, when, and with what last state. Its
+ *    create() refuses mu = 7 exactly, inside its schema's range, so host
+ *    tests can check that a value a model refuses beyond its schema is
+ *    reported where it is set.
  *  - test.friction.frictionless: the host's normal row only.
  *  - test.friction.echo: the host's normal row, and as its explicit impulse
  *    the tangential part of previous_impulses put back into the world with
@@ -62,6 +65,9 @@ static pivot_status box_create(const pivot_host* host, const double* params, uin
     *out_instance = NULL;
     if (param_count != 1u || params == NULL) {
         return PIVOT_ERROR; /* schema: "mu" */
+    }
+    if (params[0] == 7.0) {
+        return PIVOT_ERROR; /* refused beyond the schema (see the top of this file) */
     }
     return friction_new(host, params[0], out_instance);
 }

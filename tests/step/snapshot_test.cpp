@@ -125,6 +125,38 @@ TEST(Snapshot, BodiesOwnFrictionValuesAndTheirPairsAreRestored) {
     EXPECT_EQ(std::memcmp(coordinates(copy).data(), reference.data(), reference.size() * sizeof(double)), 0);
 }
 
+// A buffer with friction instances does not fit a world where nothing
+// touches (no materials' pairs): refused by name, nothing made.
+TEST(Snapshot, FrictionInstancesDoNotFitAWorldWithoutShapes) {
+    World world(registry(), WorldSettings{});
+    build_scene(world);
+    for (int k = 0; k < 10; ++k) world.step();
+    const std::vector<uint8_t> saved = world.save_state();
+    World bare(registry(), WorldSettings{});
+    for (const char* name : {"box0", "box1", "box2", "arm"}) {
+        BodyDescription b;
+        b.name = name;
+        bare.add_body(b);
+    }
+    JointDescription hinge;
+    hinge.name = "hinge";
+    hinge.type = "revolute";
+    hinge.body2 = "arm";
+    hinge.anchor = {3, 0, 2};
+    hinge.axis = {0, 1, 0};
+    hinge.motor = JointMotor{1.0, 5.0};
+    bare.add_joint(hinge);
+    const std::vector<uint8_t> before = bare.save_state();
+    try {
+        bare.restore_state(saved.data(), saved.size());
+        ADD_FAILURE() << "accepted friction instances in a world without shapes";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("friction instances, this world has 0"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(bare.save_state(), before);
+    EXPECT_TRUE(bare.model().friction_instances.empty());
+}
+
 TEST(Snapshot, ForeignOrDamagedBuffersAreRefusedAndChangeNothing) {
     World world(registry(), WorldSettings{});
     build_scene(world);

@@ -601,13 +601,14 @@ PIVOT_API pivot_status pivot_world_set_body_force(pivot_world* world, uint32_t b
                                                   const double torque[3]);
 /* (0.8) A body's viscous damping, from the next step on: linear (N s/m) and
    angular (N m s/rad), each 0 .. 1e12 (pivot_body_desc.linear_damping). */
-/* (0.12) A body's own friction parameters (pivot_body_desc.friction_params;
-   NULL or "{}": none), from the next step on. Its contacts go on under the
-   new values with their impulses and friction state. Each value must be one
-   that a loaded friction model takes under that name. */
-PIVOT_API pivot_status pivot_world_set_body_friction(pivot_world* world, uint32_t body, const char* friction_params);
 PIVOT_API pivot_status pivot_world_set_body_damping(pivot_world* world, uint32_t body, double linear,
                                                     double angular);
+/* (0.12) A body's own friction parameters (pivot_body_desc.friction_params;
+   NULL or "{}": none), from the next step on. Its contacts go on under the
+   new values with their impulses and friction state. Each key must be a
+   parameter of some loaded friction model, and its value valid for every
+   loaded model that has it. */
+PIVOT_API pivot_status pivot_world_set_body_friction(pivot_world* world, uint32_t body, const char* friction_params);
 /* Motor target velocity (rad/s or m/s) of a joint that has a motor. */
 PIVOT_API pivot_status pivot_world_set_motor_velocity(pivot_world* world, uint32_t joint, double velocity);
 /* (0.9) Takes a body (with the joints attached to it), a joint, or a cable
