@@ -26,7 +26,7 @@ constexpr Index kCrashMinimumSize = 64;
 constexpr uint32_t kCrashRetrySweeps = 10;
 
 // The time budget is checked every this many Gauss-Seidel sweeps (a sweep
-// costs n^2 multiply-adds: 0.1 ms at n = 999).
+// costs nnz(A) multiply-adds: ~10 us on lcp-bench nc333_fric, n = 999).
 constexpr uint32_t kCrashClockSweeps = 16;
 
 double stopwatch_seconds(const void* clock) { return static_cast<const sdk::Stopwatch*>(clock)->seconds(); }
@@ -77,10 +77,8 @@ void LemkeSolver::reserve(uint32_t n, Index variables) {
     lemke_.reserve(variables, refactor_interval_);
     y_.assign(static_cast<size_t>(variables), 0.0);
     w_.assign(n, 0.0);
+    guess_.reserve(n);
     guess_x_.assign(n, 0.0);
-    guess_a_.assign(static_cast<size_t>(n) * n, 0.0f);
-    guess_xf_.assign(n, 0.0f);
-    guess_wf_.assign(n, 0.0f);
     guess_v_.assign(static_cast<size_t>(variables), 0.0);
     crash_flags_.assign(static_cast<size_t>(variables), 0);
     reserved_rows_ = n;
@@ -90,63 +88,19 @@ void LemkeSolver::reserve(uint32_t n, Index variables) {
 bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep,
                                     const LemkeSettings& settings, bool* out_of_time) {
     *out_of_time = false;
-    const uint32_t n = problem.n;
-    const auto lda = static_cast<Index>(problem.lda);
-    const double* a = problem.dense;
-    // The sweeps run in single precision: they only guess which bounds are
-    // active (the solution comes from the basis, in double), and a sweep is
-    // a column update of w per row, n^2 multiply-adds, twice as many per
-    // vector instruction and half the memory traffic in float: measured
-    // ~25% of the whole solve of lcp-bench nc333_fric (1100 sweeps).
-    float* a_single = guess_a_.data();  // A, leading dimension n
-    float* x = guess_xf_.data();
-    float* w = guess_wf_.data();
-    if (first_sweep == 0) {
-        for (uint32_t j = 0; j < n; ++j) {
-            float* column = a_single + static_cast<size_t>(j) * n;
-            for (uint32_t i = 0; i < n; ++i) column[i] = static_cast<float>(a[i + j * lda]);
-            // Gauss-Seidel divides by A_jj: positive and finite in single
-            // precision too (a diagonal below 1e-45 or above 3e38 is not).
-            if (!(column[j] > 0.0f) || !std::isfinite(column[j])) return false;
-        }
-        std::fill(x, x + n, 0.0f);
-        for (uint32_t i = 0; i < n; ++i) w[i] = static_cast<float>(problem.b[i]);
-    }
-    // Projected Gauss-Seidel (Cottle, Pang & Stone, section 5.2) on the boxed
-    // problem, friction bounds from the current normal impulses, w = A x + b
-    // kept up to date column by column; sweeps first_sweep..last_sweep - 1,
+    // Projected Gauss-Seidel on the boxed problem (crash_guess.hpp: on A's
+    // nonzeros, in single precision); sweeps first_sweep..last_sweep - 1,
     // continuing from the last call's x.
-    Eigen::Map<Eigen::VectorXf> w_vector(w, n);
     for (uint32_t sweep = first_sweep; sweep < last_sweep; ++sweep) {
         if (settings.time_budget_seconds > 0.0 && sweep % kCrashClockSweeps == 0 &&
             settings.elapsed_seconds(settings.clock) > settings.time_budget_seconds) {
             *out_of_time = true;
             return false;
         }
-        for (uint32_t i = 0; i < n; ++i) {
-            auto lower = static_cast<float>(problem.lo[i]);
-            auto upper = static_cast<float>(problem.hi[i]);
-            if (problem.findex != nullptr && problem.findex[i] >= 0) {
-                const float scale = std::abs(x[problem.findex[i]]);
-                lower *= scale;
-                upper *= scale;
-            }
-            const float diagonal = a_single[i + static_cast<size_t>(i) * n];
-            const float updated = std::min(upper, std::max(lower, x[i] - w[i] / diagonal));
-            const float step = updated - x[i];
-            if (step == 0.0f) continue;
-            x[i] = updated;
-            w_vector.noalias() += step * Eigen::Map<const Eigen::VectorXf>(a_single + static_cast<size_t>(i) * n, n);
-        }
+        guess_.sweep(problem);
     }
-    double* x_double = guess_x_.data();
-    for (uint32_t i = 0; i < n; ++i) x_double[i] = x[i];
-    if (!all_finite(x_double, n)) return false;
-    // A NaN in w would have been clamped into a finite x: no guess then.
-    for (uint32_t i = 0; i < n; ++i) {
-        if (!std::isfinite(w[i])) return false;
-    }
-    transform_.guess_basis(x_double, y_.data(), guess_v_.data(), crash_flags_.data());
+    if (!guess_.point(problem, guess_x_.data())) return false;
+    transform_.guess_basis(guess_x_.data(), y_.data(), guess_v_.data(), crash_flags_.data());
     return true;
 }
 
@@ -220,7 +174,8 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
     // from B = I. A crash can end on a secondary ray where the cold start
     // cannot (its covering vector B 1 is not positive; Cottle, Pang & Stone,
     // section 4.4 need d > 0 for copositive-plus M).
-    const bool crash = crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize;
+    const bool crash =
+        crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize && guess_.start(problem, nullptr);
     uint32_t sweeps_done = 0;
     // Whether a run of this solve left a point of Lemke's method to report
     // (a crash that fails at its factorization leaves none: the basic values

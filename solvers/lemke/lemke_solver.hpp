@@ -7,6 +7,7 @@
 #include <pivot/plugin_solver.h>
 
 #include "boxed_to_standard.hpp"
+#include "crash_guess.hpp"
 #include "lemke_pivoting.hpp"
 
 namespace pivot::lemke {
@@ -39,8 +40,8 @@ public:
 private:
     // The crash basis guessed from projected Gauss-Seidel sweeps
     // first_sweep..last_sweep - 1 on the boxed problem (continuing the
-    // previous call's unless first_sweep = 0) into crash_flags_; false when
-    // no guess is made (A_ii <= 0, the sweeps diverged, or settings' time
+    // previous call's; guess_.start() before the first) into crash_flags_;
+    // false when no guess is made (the sweeps diverged, or settings' time
     // budget ran out: *out_of_time).
     bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep,
                            const LemkeSettings& settings, bool* out_of_time);
@@ -58,10 +59,8 @@ private:
     LemkePivoting lemke_;
     std::vector<double> y_;  // the standard LCP's z (reserved variables)
     std::vector<double> w_;  // A x + b (n), when the host passes no w
-    std::vector<double> guess_x_;        // the sweeps' x (n)
-    std::vector<float> guess_a_;         // A in single precision for the sweeps (n^2)
-    std::vector<float> guess_xf_;        // the sweeps' x (n)
-    std::vector<float> guess_wf_;        // their A x + b (n)
+    CrashGuess guess_;                   // the sweeps (n rows)
+    std::vector<double> guess_x_;        // the sweeps' x in double (n)
     std::vector<double> guess_v_;        // M y + q of the guess (reserved variables)
     std::vector<uint8_t> crash_flags_;   // z_j basic in the crash basis (reserved variables)
 };

@@ -1,5 +1,6 @@
 #pragma once
-// Large scratch storage of the solver (matrices of up to (2n)^2 numbers).
+// Large scratch storage of the solver (matrices of up to (2n)^2 numbers, and
+// the crash guess's sparse copy of A: up to n^2 values and row indices).
 //
 // It holds nothing from one solve to the next, so:
 //  - it is allocated uninitialized: the operating system commits only the
@@ -18,8 +19,10 @@
 // with 2 MiB pages, 40.
 #include <cstddef>
 #include <cstdlib>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -30,16 +33,19 @@
 
 namespace pivot::lemke {
 
-class ScratchBuffer {
+template <typename T>
+class ScratchArray {
+    static_assert(std::is_trivial<T>::value, "the storage is uninitialized: trivial types only");
+
 public:
-    ScratchBuffer() = default;
-    ScratchBuffer(const ScratchBuffer& other) { resize(other.size_); }
-    ScratchBuffer& operator=(const ScratchBuffer& other) {
+    ScratchArray() = default;
+    ScratchArray(const ScratchArray& other) { resize(other.size_); }
+    ScratchArray& operator=(const ScratchArray& other) {
         if (this != &other) resize(other.size_);
         return *this;
     }
-    ScratchBuffer(ScratchBuffer&&) noexcept = default;
-    ScratchBuffer& operator=(ScratchBuffer&&) noexcept = default;
+    ScratchArray(ScratchArray&&) noexcept = default;
+    ScratchArray& operator=(ScratchArray&&) noexcept = default;
 
     // Contents are indeterminate after a resize. May throw std::bad_alloc.
     void resize(size_t size) {
@@ -49,20 +55,20 @@ public:
         if (size > 0) data_.reset(allocate(size));
         size_ = size;
     }
-    double* data() { return data_.get(); }
-    const double* data() const { return data_.get(); }
+    T* data() { return data_.get(); }
+    const T* data() const { return data_.get(); }
     size_t size() const { return size_; }
 
 private:
     static constexpr size_t kHugePage = size_t{2} << 20;
 
     struct Free {
-        void operator()(double* p) const { std::free(p); }
+        void operator()(T* p) const { std::free(p); }
     };
 
-    static double* allocate(size_t size) {
-        if (size > SIZE_MAX / sizeof(double)) throw std::bad_alloc();
-        size_t bytes = size * sizeof(double);
+    static T* allocate(size_t size) {
+        if (size > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+        size_t bytes = size * sizeof(T);
         size_t alignment = alignof(std::max_align_t);
 #if defined(PIVOT_LEMKE_HUGE_PAGES)
         if (bytes >= kHugePage) {
@@ -80,11 +86,13 @@ private:
 #if defined(PIVOT_LEMKE_HUGE_PAGES)
         if (alignment == kHugePage) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
 #endif
-        return static_cast<double*>(p);
+        return static_cast<T*>(p);
     }
 
-    std::unique_ptr<double, Free> data_;
+    std::unique_ptr<T, Free> data_;
     size_t size_ = 0;
 };
+
+using ScratchBuffer = ScratchArray<double>;
 
 }  // namespace pivot::lemke
