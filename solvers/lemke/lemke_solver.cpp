@@ -131,8 +131,6 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
             return sdk::finish(report, PIVOT_SOLVE_OUT_OF_MEMORY, 0, 0.0, clock.seconds());
         }
     }
-    // Warm starts are ignored (the capability is not declared): Lemke's
-    // method starts from z = 0 by construction.
     if (!transform_.build(problem)) {
         const auto row = static_cast<unsigned>(transform_.unsupported_row());
         sdk::set_message(report->message,
@@ -174,8 +172,16 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
     // from B = I. A crash can end on a secondary ray where the cold start
     // cannot (its covering vector B 1 is not positive; Cottle, Pang & Stone,
     // section 4.4 need d > 0 for copositive-plus M).
-    const bool crash =
-        crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize && guess_.start(problem, nullptr);
+    // A warm start (the previous step's impulses, or an earlier solution)
+    // is where the sweeps start, clamped into the bounds: Lemke's method
+    // itself has no use for a point (it starts from a basis), but a guess
+    // that starts near the solution finds its basis in few sweeps, and the
+    // crash then ends in a handful of pivots (lcp-bench nc333_fric warm from
+    // its solution: 0 pivots). Without a crash (small problems,
+    // crash_sweeps = 0) the warm start is not used.
+    const bool warm = (options.flags & PIVOT_SOLVE_WARM_START) != 0;
+    const bool crash = crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize &&
+                       guess_.start(problem, warm ? x : nullptr);
     uint32_t sweeps_done = 0;
     // Whether a run of this solve left a point of Lemke's method to report
     // (a crash that fails at its factorization leaves none: the basic values

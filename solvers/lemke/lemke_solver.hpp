@@ -29,7 +29,9 @@ public:
     LemkeSolver& operator=(const LemkeSolver&) = delete;
 
     void set_params(const double* params, uint32_t count);
-    void reset() {}  // no history: every solve starts afresh (crash guess, then cold)
+    // No history: every solve starts afresh (crash guess from the host's
+    // warm start or from 0, then cold); the warm start is the host's.
+    void reset() {}
     // Workspace for problems of up to n rows (and a standard LCP of up to
     // 2n variables). May throw std::bad_alloc.
     void reserve(uint32_t n);

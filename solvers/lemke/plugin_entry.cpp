@@ -84,8 +84,8 @@ PIVOT_PLUGIN_ENTRY {
         "Lemke's complementary pivoting with lexicographic degeneracy resolution; dense, non-symmetric, boxed; "
         "friction index as the polyhedral (Stewart-Trinkle / Anitescu-Potra) LCP",
         PIVOT_SOLVER_CAP_STANDARD_LCP | PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_FRICTION_INDEX |
-            PIVOT_SOLVER_CAP_NONSYMMETRIC |
-            PIVOT_SOLVER_CAP_DENSE | PIVOT_SOLVER_CAP_TIME_BUDGET | PIVOT_SOLVER_CAP_DETERMINISTIC,
+            PIVOT_SOLVER_CAP_NONSYMMETRIC | PIVOT_SOLVER_CAP_DENSE | PIVOT_SOLVER_CAP_WARM_START |
+            PIVOT_SOLVER_CAP_TIME_BUDGET | PIVOT_SOLVER_CAP_DETERMINISTIC,
         kParams,
         pivot::lemke::kParamCount,
         0,
