@@ -22,8 +22,20 @@ uint64_t automatic_pivot_cap(Index n) { return 50 * static_cast<uint64_t>(n) + 1
 // guessed (the published pivot paths of small examples stay as they are).
 constexpr Index kCrashMinimumSize = 64;
 
-// The second crash attempt's sweeps, a multiple of the first's.
-constexpr uint32_t kCrashRetrySweeps = 10;
+// The crash guess's sweep count is adaptive (see solve()): a guess is made
+// once no row has changed its place (at a bound or between) for the last
+// 1/kCrashQuietFraction of the sweeps so far, after at least crash_sweeps
+// sweeps and at most kCrashSweepCap times crash_sweeps.
+// Measured on lcp-bench: the guessed basis is the solution's after ~550
+// sweeps on nc050_fric, ~3250 on nc200_fric, ~1750 on nc333_fric and < 100
+// on the normal problems. With a quarter the guesses of nc200_fric and
+// nc333_fric are made at 3586 and 1775 sweeps (0 pivots; nc010_fric and
+// nc050_fric stop at ~100 sweeps and 31 / 36 pivots, under 1 ms); a sixth
+// stops at 2013 and 1148 (5 and 9 pivots, about as fast); an eighth too
+// early for nc333_fric (267 pivots, 5x slower). The cap bounds the sweeps
+// where the places keep changing.
+constexpr uint32_t kCrashQuietFraction = 4;
+constexpr uint32_t kCrashSweepCap = 50;
 
 // The time budget is checked every this many Gauss-Seidel sweeps (a sweep
 // costs nnz(A) multiply-adds: ~10 us on lcp-bench nc333_fric, n = 999).
@@ -85,19 +97,21 @@ void LemkeSolver::reserve(uint32_t n, Index variables) {
     reserved_variables_ = variables;
 }
 
-bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep,
-                                    const LemkeSettings& settings, bool* out_of_time) {
+bool LemkeSolver::guess_crash_basis(const pivot_lcp_problem& problem, uint32_t minimum_sweeps, uint32_t sweep_cap,
+                                    const LemkeSettings& settings, CrashProgress* progress, bool* out_of_time) {
     *out_of_time = false;
     // Projected Gauss-Seidel on the boxed problem (crash_guess.hpp: on A's
-    // nonzeros, in single precision); sweeps first_sweep..last_sweep - 1,
-    // continuing from the last call's x.
-    for (uint32_t sweep = first_sweep; sweep < last_sweep; ++sweep) {
-        if (settings.time_budget_seconds > 0.0 && sweep % kCrashClockSweeps == 0 &&
+    // nonzeros, in single precision), continuing from the last call's x.
+    for (uint32_t& done = progress->sweeps; done < sweep_cap; ++done) {
+        if (done >= minimum_sweeps && done - progress->last_change >= std::max(done / kCrashQuietFraction, 1u)) {
+            break;
+        }
+        if (settings.time_budget_seconds > 0.0 && done % kCrashClockSweeps == 0 &&
             settings.elapsed_seconds(settings.clock) > settings.time_budget_seconds) {
             *out_of_time = true;
             return false;
         }
-        guess_.sweep(problem);
+        if (guess_.sweep(problem) > 0) progress->last_change = done + 1;
     }
     if (!guess_.point(problem, guess_x_.data())) return false;
     transform_.guess_basis(guess_x_.data(), y_.data(), guess_v_.data(), crash_flags_.data());
@@ -163,34 +177,50 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
     };
     LemkeResult result;
     uint64_t used_pivots = 0;
-    // Crash starts: Lemke's method from a basis guessed by crash_sweeps_
-    // projected Gauss-Seidel sweeps, then, if it does not end with an
-    // accepted solution, from a guess after kCrashRetrySweeps times as many
-    // sweeps (continued; PGS converges slowly on the nearly singular contact
-    // matrices, and the guess must be close: lcp-bench nc333_fric rays out
-    // from 100 sweeps, ends in 16 pivots in all from 1000), then the cold start
-    // from B = I. A crash can end on a secondary ray where the cold start
-    // cannot (its covering vector B 1 is not positive; Cottle, Pang & Stone,
-    // section 4.4 need d > 0 for copositive-plus M).
+    // Crash starts: Lemke's method from a basis guessed by projected
+    // Gauss-Seidel sweeps, then, if it does not end with an accepted
+    // solution, from a second guess after at least twice as many sweeps
+    // (continued), then the cold start from B = I. PGS converges slowly on
+    // the nearly singular contact matrices and the guess must be close: from
+    // a fixed count the crash erratically ends on a secondary ray or takes
+    // hundreds of pivots (lcp-bench nc333_fric: rays from 100 and 300 sweeps,
+    // 258 pivots from 500, 11 from 1000, 0 from 2000; nc200_fric: 515 pivots
+    // from 100, a ray from 1000, 0 from 4000). So the guess is made when the
+    // rows' places (at a bound, between) have been stable for a quarter of
+    // the sweeps (kCrashQuietFraction): sweeps are cheap next to a failed
+    // crash (nc333_fric: ~10 us per sweep; ~10 ms for a crash's
+    // factorization, more for its pivots). A crash can end on a
+    // secondary ray where the cold start cannot (its covering vector B 1 is
+    // not positive; Cottle, Pang & Stone, section 4.4 need d > 0 for
+    // copositive-plus M).
     // A warm start (the previous step's impulses, or an earlier solution)
     // is where the sweeps start, clamped into the bounds: Lemke's method
     // itself has no use for a point (it starts from a basis), but a guess
     // that starts near the solution finds its basis in few sweeps, and the
     // crash then ends in a handful of pivots (lcp-bench nc333_fric warm from
-    // its solution: 0 pivots). Without a crash (small problems,
-    // crash_sweeps = 0) the warm start is not used.
+    // its solution: 0 pivots). The sweeps are as many as from 0 at least: a
+    // warm start's places are stable at once, and from a tenth of them the
+    // crash from near the solution (0.9 x + shift) took 67 pivots on
+    // nc333_fric instead of 8 (70 ms instead of 33). Without a crash (small
+    // problems, crash_sweeps = 0) the warm start is not used.
     const bool warm = (options.flags & PIVOT_SOLVE_WARM_START) != 0;
     const bool crash = crash_sweeps_ > 0 && transform_.size() >= kCrashMinimumSize &&
                        guess_.start(problem, warm ? x : nullptr);
-    uint32_t sweeps_done = 0;
+    CrashProgress progress;
+    const uint32_t sweep_cap = kCrashSweepCap * crash_sweeps_;
+    uint32_t minimum_sweeps = crash_sweeps_;
     // Whether a run of this solve left a point of Lemke's method to report
     // (a crash that fails at its factorization leaves none: the basic values
     // would be an earlier solve's).
     bool have_point = false;
     for (int attempt = 0; crash && attempt < 2 && used_pivots < settings.max_pivots; ++attempt) {
-        const uint32_t sweeps = attempt == 0 ? crash_sweeps_ : kCrashRetrySweeps * crash_sweeps_;
+        if (attempt > 0) {
+            // The second guess: at least twice the first's sweeps, as stable.
+            if (progress.sweeps >= sweep_cap) break;
+            minimum_sweeps = std::min(2 * progress.sweeps, sweep_cap);
+        }
         bool out_of_time = false;
-        if (!guess_crash_basis(problem, sweeps_done, sweeps, settings, &out_of_time)) {
+        if (!guess_crash_basis(problem, minimum_sweeps, sweep_cap, settings, &progress, &out_of_time)) {
             if (out_of_time && !have_point) {
                 // No point of Lemke's method yet: x = 0 clamped into the bounds.
                 const double residual = zero_output();
@@ -203,7 +233,6 @@ pivot_status LemkeSolver::solve(const pivot_lcp_problem& problem, const pivot_so
             if (out_of_time) result.outcome = LemkeOutcome::time_budget;  // the first attempt's point is reported
             break;
         }
-        sweeps_done = sweeps;
         LemkeSettings remaining = settings;
         remaining.max_pivots = settings.max_pivots - used_pivots;
         result = lemke_.run(transform_.matrix(), transform_.q(), remaining, crash_flags_.data());

@@ -40,13 +40,20 @@ public:
                        pivot_solve_report* report);
 
 private:
-    // The crash basis guessed from projected Gauss-Seidel sweeps
-    // first_sweep..last_sweep - 1 on the boxed problem (continuing the
-    // previous call's; guess_.start() before the first) into crash_flags_;
-    // false when no guess is made (the sweeps diverged, or settings' time
-    // budget ran out: *out_of_time).
-    bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t first_sweep, uint32_t last_sweep,
-                           const LemkeSettings& settings, bool* out_of_time);
+    // The sweeps of one solve's crash guess so far, and the last sweep in
+    // which a row changed its place (at a bound, between).
+    struct CrashProgress {
+        uint32_t sweeps = 0;
+        uint32_t last_change = 0;
+    };
+    // The crash basis into crash_flags_, guessed from projected Gauss-Seidel
+    // sweeps on the boxed problem continuing `progress` (guess_.start()
+    // before the first call): at least minimum_sweeps in all, then until no
+    // row has changed its place for the last 1/kCrashQuietFraction of them,
+    // at most sweep_cap. False when no guess is made (the sweeps diverged, or
+    // settings' time budget ran out: *out_of_time).
+    bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t minimum_sweeps, uint32_t sweep_cap,
+                           const LemkeSettings& settings, CrashProgress* progress, bool* out_of_time);
 
     const pivot_host* host_ = nullptr;
     uint64_t max_iterations_ = 0;  // 0: automatic

@@ -28,8 +28,9 @@ const pivot_param_info kParams[pivot::lemke::kParamCount] = {
      "pivots between fresh factorizations of the basis (product-form updates in between)", 200.0, 1.0, 10000.0,
      nullptr, 0, 0},
     {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "crash_sweeps", "",
-     "projected Gauss-Seidel sweeps that guess a starting basis (crash) for standard LCPs of 64 or more variables, "
-     "10 times as many for a second guess; 0 = always start from B = I",
+     "fewest projected Gauss-Seidel sweeps (from the warm start, else 0) before a starting basis (crash) is "
+     "guessed, for standard LCPs of 64 or more variables; then sweeps until no row changed its active bound for a "
+     "quarter of them, at most 50 times this; a second guess after twice as many; 0 = always start from B = I",
      100.0, 0.0, 10000.0, nullptr, 0, 0},
 };
 
@@ -80,7 +81,7 @@ PIVOT_PLUGIN_ENTRY {
         "pivot.solver.lemke",
         "Lemke (lexicographic)",
         "Pivot",
-        "1.2.0",
+        "1.3.0",
         "Lemke's complementary pivoting with lexicographic degeneracy resolution; dense, non-symmetric, boxed; "
         "friction index as the polyhedral (Stewart-Trinkle / Anitescu-Potra) LCP",
         PIVOT_SOLVER_CAP_STANDARD_LCP | PIVOT_SOLVER_CAP_BOXED | PIVOT_SOLVER_CAP_FRICTION_INDEX |

@@ -1138,5 +1138,35 @@ TEST(LemkeSolver, WarmStartCrashesInFewerPivotsToTheSameSolution) {
     }
 }
 
+TEST(LemkeSolver, CrashThatFailsFallsBackToTheColdStart) {
+    // Every row doubled (a duplicated contact): A = [B B; B B] is positive
+    // semidefinite and singular. The sweeps share each impulse between the
+    // two copies, so the guessed basis has both copies' columns, equal: it is
+    // singular, both crash attempts fail before any pivot, and the cold start
+    // from B = I solves the problem (copositive-plus M: the lexicographic
+    // path ends with a solution), bit for bit as with crash_sweeps = 0.
+    const uint32_t half = 35;
+    const uint32_t n = 2 * half;
+    Random random(2026);
+    Eigen::MatrixXd g(half, half);
+    for (Eigen::Index i = 0; i < g.size(); ++i) g.data()[i] = random.uniform(-1.0, 1.0);
+    const Eigen::MatrixXd b_block = g * g.transpose() + 0.1 * Eigen::MatrixXd::Identity(half, half);
+    Eigen::MatrixXd a(n, n);
+    a << b_block, b_block, b_block, b_block;
+    std::vector<double> b(n);
+    for (uint32_t i = 0; i < half; ++i) b[i] = b[i + half] = random.uniform(-1.0, 0.5);
+    const LcpProblem p = LcpProblem::standard(n, std::vector<double>(a.data(), a.data() + a.size()), b);
+    PluginInstance crash = test::make_solver(kLemke);
+    PluginInstance cold = test::make_solver(kLemke, {{"crash_sweeps", 0}});
+    const test::Solution s = test::solve(crash, p);
+    const test::Solution reference = test::solve(cold, p);
+    ASSERT_TRUE(s.result.ok()) << s.result.message;
+    EXPECT_LT(s.result.residual, 1e-8);
+    EXPECT_GT(s.report.iterations, 0u);
+    EXPECT_EQ(s.report.iterations, reference.report.iterations);
+    EXPECT_EQ(0, std::memcmp(s.x.data(), reference.x.data(), s.x.size() * sizeof(double)));
+    std::printf("[ lemke    ] doubled rows, n = %u: %u pivots (crash failed, cold start)\n", n, s.report.iterations);
+}
+
 }  // namespace
 }  // namespace pivot
