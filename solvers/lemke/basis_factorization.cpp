@@ -30,7 +30,7 @@ constexpr double kDoubletonNoise = 1e-8;
 
 }  // namespace
 
-void BasisFactorization::reserve(Index capacity, Index max_etas) {
+void BasisFactorization::reserve(Index capacity, Index max_etas, size_t nonzeros) {
     capacity_ = std::max<Index>(capacity, 1);
     max_etas_ = std::max<Index>(max_etas, 1);
     const auto c = static_cast<size_t>(capacity_);
@@ -41,10 +41,19 @@ void BasisFactorization::reserve(Index capacity, Index max_etas) {
     z_slots_.assign(c, 0);
     unit_rows_.assign(c, 0);
     unit_slots_.assign(c, 0);
-    // C11 and C21 (k1^2 + (k - k1) k1 <= k^2) and M(W, Z) ((n - k) x |Z|,
-    // |Z| <= k) together hold at most
-    // k^2 + (n - k) k = n k <= n^2 numbers.
+    // C11's Schur complement, F and E (at most k1^2 <= n^2 numbers); C21
+    // and M(W, Z) by their nonzeros (at most those of M and of the covering
+    // vector). Only what a basis uses is ever touched.
     factor_storage_.resize(c * c);
+    c21_start_.assign(c + 1, 0);
+    m_wz_start_.assign(c + 1, 0);
+    block_rows_.resize(nonzeros + c);
+    block_values_.resize(nonzeros + c);
+    reduced_position_.assign(c, -1);
+    unit_position_.assign(c, -1);
+    c11_row_.assign(c, -1);
+    row_first_value_.assign(c, 0.0);
+    row_second_value_.assign(c, 0.0);
     row_swaps_.assign(c, 0);
     reduced_work_.assign(c, 0.0);
     unit_work_.assign(c, 0.0);
@@ -106,9 +115,9 @@ bool BasisFactorization::crash(MatrixView m, const uint8_t* basic_z) {
         c[j] = 0.0;
     }
     // c = B 1 = sum of the unit columns of W - sum of the columns M_j of Z.
-    Vector covering(c, n);
     for (Index j = 0; j < n; ++j) {
-        if (basic_z[j] != 0) covering.noalias() -= ConstVector(m.column(j), n);
+        if (basic_z[j] == 0) continue;
+        for (Index e = m.start[j]; e < m.start[j + 1]; ++e) c[m.rows[e]] -= m.values[e];
     }
     return refactorize();
 }
@@ -142,10 +151,12 @@ bool BasisFactorization::refactorize() {
     if (z_count_ + (z0_slot_ >= 0 ? 1 : 0) != k_) return false;
 
     const Index k = k_;
-    // C's column t at its row position r (rows R in order).
-    const auto c_entry = [this](Index t, Index r) {
-        return t < z_count_ ? m_.column(z_columns_[t])[reduced_rows_[r]] : covering_[reduced_rows_[r]];
-    };
+    for (Index r = 0; r < k; ++r) reduced_position_[reduced_rows_[r]] = r;
+    for (Index r = 0; r < unit_count; ++r) {
+        reduced_position_[unit_rows_[r]] = -1;
+        unit_position_[unit_rows_[r]] = r;
+    }
+    for (Index r = 0; r < k; ++r) unit_position_[reduced_rows_[r]] = -1;
     // Column singletons: a column of C with one nonzero (the multiplier
     // columns of boxed and friction rows, +1 at a primary's row, whenever
     // their other primary is not a unit row). Each is matched with its row,
@@ -163,12 +174,10 @@ bool BasisFactorization::refactorize() {
     for (Index t = 0; t < k; ++t) {
         Index row = -1;
         Index nonzeros = 0;
-        for (Index r = 0; r < k && nonzeros < 2; ++r) {
-            if (c_entry(t, r) != 0.0) {
-                row = r;
-                ++nonzeros;
-            }
-        }
+        for_each_c_entry(t, [&](Index r, double) {
+            row = r;
+            ++nonzeros;
+        });
         if (nonzeros == 1 && row_taken[row] == 0) {
             row_taken[row] = 1;
             single_columns_[singles] = t;
@@ -185,20 +194,40 @@ bool BasisFactorization::refactorize() {
     if (kept_row_count != kept) return false;  // cannot happen: one row per singleton
     k1_ = kept;
     singles_ = singles;
-    double* c11 = factor_storage_.data();
-    double* c21 = c11 + kept * kept;            // singles x kept
-    double* m_wz = c21 + singles * kept;        // M(W, Z), leading dimension unit_count
+    // C11's row of each row position (-1: a singleton's row), and the
+    // singletons' index of theirs (in row_taken, as index + 1).
+    for (Index r = 0; r < k; ++r) c11_row_[r] = -1;
+    for (Index i = 0; i < kept; ++i) c11_row_[kept_rows_[i]] = i;
+    for (Index i = 0; i < singles; ++i) row_taken[single_rows_[i]] = static_cast<int>(i + 1);
+    // C21 (singles x kept) and M(W, Z) by columns of nonzeros.
+    Index* rows = block_rows_.data();
+    double* values = block_values_.data();
+    Index count = 0;
     for (Index j = 0; j < kept; ++j) {
-        const Index t = kept_columns_[j];
-        for (Index i = 0; i < singles; ++i) c21[i + j * singles] = c_entry(t, single_rows_[i]);
+        c21_start_[j] = count;
+        for_each_c_entry(kept_columns_[j], [&](Index r, double value) {
+            if (c11_row_[r] >= 0) return;
+            rows[count] = row_taken[r] - 1;
+            values[count++] = value;
+        });
     }
-    for (Index i = 0; i < singles; ++i) single_pivots_[i] = c_entry(single_columns_[i], single_rows_[i]);
+    c21_start_[kept] = count;
+    for (Index i = 0; i < singles; ++i) {
+        single_pivots_[i] = 0.0;
+        for_each_c_entry(single_columns_[i], [&](Index, double value) { single_pivots_[i] = value; });
+    }
     for (Index t = 0; t < z_count_; ++t) {
-        const double* column = m_.column(z_columns_[t]);
-        double* w_column = m_wz + t * unit_count;
-        for (Index r = 0; r < unit_count; ++r) w_column[r] = column[unit_rows_[r]];
+        m_wz_start_[t] = count;
+        const Index j = z_columns_[t];
+        for (Index e = m_.start[j]; e < m_.start[j + 1]; ++e) {
+            const Index r = unit_position_[m_.rows[e]];
+            if (r < 0) continue;
+            rows[count] = r;
+            values[count++] = m_.values[e];
+        }
     }
-    return eliminate_row_doubletons(c11);
+    m_wz_start_[z_count_] = count;
+    return eliminate_row_doubletons(factor_storage_.data());
 }
 
 bool BasisFactorization::eliminate_row_doubletons(double* storage) {
@@ -219,13 +248,15 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
     // the LU judges the result against C11's columns (lu_factorize's
     // column_scales), not against itself. On lcp-bench nc333_fric this takes
     // C11 from order 852 to about 290 at the crash basis.
-    // C11's entries are read from M (gathered once into the factor's
-    // storage below), so C11 itself is never stored.
+    // C11's entries are read from M's nonzeros (scattered once into the
+    // factor's storage below), so C11 itself is never stored.
     const Index k1 = k1_;
-    const auto c11_entry = [this](Index i, Index j) {
-        const Index t = kept_columns_[j];
-        const Index r = reduced_rows_[kept_rows_[i]];
-        return t < z_count_ ? m_.column(z_columns_[t])[r] : covering_[r];
+    // C11's column j by its nonzeros: f(i, value) with i its row in C11.
+    const auto for_each_c11_entry = [this](Index j, const auto& f) {
+        for_each_c_entry(kept_columns_[j], [&](Index r, double value) {
+            const Index i = c11_row_[r];
+            if (i >= 0) f(i, value);
+        });
     };
     Index z0_position = -1;
     for (Index j = 0; j < k1 && z0_slot_ >= 0; ++j) {
@@ -238,21 +269,24 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
     Index* row_first = pivot_rows_.data();
     Index* row_second = pivot_columns_.data();
     double* column_max = doubleton_pivots_.data();
+    double* first_value = row_first_value_.data();
+    double* second_value = row_second_value_.data();
     std::fill(row_count, row_count + k1, Index{0});
     for (Index j = 0; j < k1; ++j) {
         double largest = 0.0;
-        for (Index i = 0; i < k1; ++i) {
-            const double value = c11_entry(i, j);
-            if (value == 0.0) continue;
+        for_each_c11_entry(j, [&](Index i, double value) {
+            if (value == 0.0) return;
             largest = std::max(largest, std::abs(value));
-            if (j == z0_position || row_count[i] > 2) continue;
+            if (j == z0_position || row_count[i] > 2) return;
             if (row_count[i] == 0) {
                 row_first[i] = j;
+                first_value[i] = value;
             } else if (row_count[i] == 1) {
                 row_second[i] = j;
+                second_value[i] = value;
             }
             ++row_count[i];
-        }
+        });
         column_max[j] = largest;
     }
     // Column states: 0 free, 1 a pivot column, 2 a chosen row's other
@@ -266,11 +300,15 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
         if (count == 0 || count > 2) continue;
         Index pivot = row_first[i];
         Index other = count == 2 ? row_second[i] : -1;
-        if (other >= 0 && std::abs(c11_entry(i, other)) > std::abs(c11_entry(i, pivot))) std::swap(pivot, other);
+        double pivot_value = first_value[i];
+        if (other >= 0 && std::abs(second_value[i]) > std::abs(first_value[i])) {
+            std::swap(pivot, other);
+            pivot_value = second_value[i];
+        }
         if (column_state[pivot] != 0 || (other >= 0 && column_state[other] == 1)) continue;
         // Against entries that are rounding noise of a zero (eliminated free
         // rows): the pivot must not be negligible in its own column.
-        if (!(std::abs(c11_entry(i, pivot)) > kDoubletonNoise * column_max[pivot])) continue;
+        if (!(std::abs(pivot_value) > kDoubletonNoise * column_max[pivot])) continue;
         column_state[pivot] = 1;
         if (other >= 0) column_state[other] = 2;
         chosen[2 * pivots] = i;
@@ -302,13 +340,32 @@ bool BasisFactorization::eliminate_row_doubletons(double* storage) {
     double* schur = storage;                   // k2 x k2, then its LU
     double* f = schur + k2 * k2;               // F: k2 x pivots
     double* e = f + k2 * pivots;               // E: pivots x k2
+    // Each C11 row's place: a rest row's index (>= 0) or a pivot row's
+    // (-1 - p), in kept_candidates_ (free again).
+    Index* place = kept_candidates_.data();
+    for (Index i = 0; i < k2; ++i) place[rest_rows_[i]] = i;
+    for (Index p = 0; p < pivots; ++p) place[pivot_rows_[p]] = -1 - p;
     for (Index j = 0; j < k2; ++j) {
-        for (Index i = 0; i < k2; ++i) schur[i + j * k2] = c11_entry(rest_rows_[i], rest_columns[j]);
-        for (Index p = 0; p < pivots; ++p) e[p + j * pivots] = c11_entry(pivot_rows_[p], rest_columns[j]);
+        std::fill(schur + j * k2, schur + (j + 1) * k2, 0.0);
+        std::fill(e + j * pivots, e + (j + 1) * pivots, 0.0);
+        for_each_c11_entry(rest_columns[j], [&](Index i, double value) {
+            if (place[i] >= 0) {
+                schur[place[i] + j * k2] = value;
+            } else {
+                e[(-1 - place[i]) + j * pivots] = value;
+            }
+        });
     }
     for (Index p = 0; p < pivots; ++p) {
-        for (Index i = 0; i < k2; ++i) f[i + p * k2] = c11_entry(rest_rows_[i], pivot_columns_[p]);
-        doubleton_pivots_[p] = c11_entry(pivot_rows_[p], pivot_columns_[p]);
+        std::fill(f + p * k2, f + (p + 1) * k2, 0.0);
+        doubleton_pivots_[p] = 0.0;
+        for_each_c11_entry(pivot_columns_[p], [&](Index i, double value) {
+            if (place[i] >= 0) {
+                f[place[i] + p * k2] = value;
+            } else if (-1 - place[i] == p) {
+                doubleton_pivots_[p] = value;
+            }
+        });
     }
     // Each Schur column's scale in C11 (its rows in G and in E), for the LU's
     // singularity test: a column of G - F D^-1 E that cancels to rounding
@@ -373,9 +430,12 @@ void BasisFactorization::base_solve(const double* v, double* y) {
         // u2 = D^-1 (v2 - C21 u1), into u at the singleton columns.
         double* u2 = single_work_.data();
         for (Index i = 0; i < singles; ++i) u2[i] = v[reduced_rows_[single_rows_[i]]];
-        if (k1 > 0) {
-            const ConstMatrix c21(c11 + k1 * k1, singles, k1, Eigen::OuterStride<>(singles));
-            Vector(u2, singles).noalias() -= c21 * ConstVector(u1, k1);
+        for (Index j = 0; j < k1; ++j) {
+            const double uj = u1[j];
+            if (uj == 0.0) continue;
+            for (Index e = c21_start_[j]; e < c21_start_[j + 1]; ++e) {
+                u2[block_rows_.data()[e]] -= block_values_.data()[e] * uj;
+            }
         }
         for (Index i = 0; i < singles; ++i) u[single_columns_[i]] = u2[i] / single_pivots_[i];
     }
@@ -386,10 +446,12 @@ void BasisFactorization::base_solve(const double* v, double* y) {
     // y_W = v_W - M(W, Z) u_Z - c_W u_z0.
     double* unit = unit_work_.data();
     for (Index r = 0; r < unit_count; ++r) unit[r] = v[unit_rows_[r]] - covering_[unit_rows_[r]] * u_z0;
-    if (z_count_ > 0 && unit_count > 0) {
-        const double* m_wz = c11 + k1 * k1 + singles * k1;
-        const ConstMatrix m_wz_block(m_wz, unit_count, z_count_, Eigen::OuterStride<>(unit_count));
-        Vector(unit, unit_count).noalias() -= m_wz_block * ConstVector(u, z_count_);
+    for (Index t = 0; t < z_count_; ++t) {
+        const double ut = u[t];
+        if (ut == 0.0) continue;
+        for (Index e = m_wz_start_[t]; e < m_wz_start_[t + 1]; ++e) {
+            unit[block_rows_.data()[e]] -= block_values_.data()[e] * ut;
+        }
     }
     for (Index r = 0; r < unit_count; ++r) y[unit_slots_[r]] = unit[r];
 }
@@ -445,7 +507,11 @@ void BasisFactorization::solve_column(Index var, double* d) {
     }
     if (var < 2 * n) {
         // a = -M_j: solve with M_j, then negate.
-        base_solve(m_.column(var - n), d);
+        double* v = column_work_.data();
+        std::fill(v, v + n, 0.0);
+        const Index j = var - n;
+        for (Index e = m_.start[j]; e < m_.start[j + 1]; ++e) v[m_.rows[e]] = m_.values[e];
+        base_solve(v, d);
         Vector(d, n) = -Vector(d, n);
     } else {
         double* v = column_work_.data();
@@ -480,7 +546,9 @@ void BasisFactorization::residual(const double* v, const double* y, double* r) c
         if (var < n) {
             r[var] -= ys;                   // column e_i
         } else if (var < 2 * n) {
-            if (ys != 0.0) rv.noalias() += ys * ConstVector(m_.column(var - n), n);  // column -M_j
+            if (ys == 0.0) continue;
+            const Index j = var - n;  // column -M_j
+            for (Index e = m_.start[j]; e < m_.start[j + 1]; ++e) r[m_.rows[e]] += ys * m_.values[e];
         } else {
             rv.noalias() += ys * ConstVector(covering_.data(), n);  // column -c
         }

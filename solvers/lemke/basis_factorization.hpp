@@ -32,6 +32,7 @@
 //
 // Variables are numbered w_i = i, z_j = n + j, z0 = 2n. Positions in the basis
 // ("slots") keep their identity across pivots; slot i starts with w_i.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -40,21 +41,26 @@
 
 namespace pivot::lemke {
 
-// A dense column-major square matrix that someone else owns.
+// A square matrix by columns of nonzeros (compressed sparse columns) that
+// someone else owns: column j's rows and values at [start[j], start[j + 1]).
+// The contact problems' M is sparse (a row couples the contacts of the same
+// bodies), so the blocks of it that the factorization reads (C, M(W, Z)) are
+// gathered and multiplied by nonzeros.
 struct MatrixView {
-    const double* data = nullptr;
     Index size = 0;
-    Index ld = 0;
-    const double* column(Index j) const { return data + j * ld; }
+    const Index* start = nullptr;   // size + 1
+    const Index* rows = nullptr;
+    const double* values = nullptr;
 };
 
 class BasisFactorization {
 public:
     enum class Update { eta_appended, refactorized, singular };
 
-    // Storage for LCPs of up to `capacity` rows and `max_etas` etas between
-    // factorizations. Allocates; nothing else does.
-    void reserve(Index capacity, Index max_etas);
+    // Storage for LCPs of up to `capacity` rows with up to `nonzeros` in M,
+    // and `max_etas` etas between factorizations. Allocates; nothing else
+    // does.
+    void reserve(Index capacity, Index max_etas, size_t nonzeros);
     Index capacity() const { return capacity_; }
 
     // B = I (all w basic) for the LCP of matrix m; m.size <= capacity().
@@ -101,6 +107,23 @@ public:
 
 private:
     void base_solve(const double* v, double* y);
+    // C's column t (a basic z's column of M, or the covering vector for z0)
+    // by its nonzeros in the rows R: f(r, value), r the row's position in R.
+    template <typename F>
+    void for_each_c_entry(Index t, const F& f) const {
+        if (t < z_count_) {
+            const Index j = z_columns_[t];
+            for (Index e = m_.start[j]; e < m_.start[j + 1]; ++e) {
+                const Index r = reduced_position_[m_.rows[e]];
+                if (r >= 0 && m_.values[e] != 0.0) f(r, m_.values[e]);
+            }
+        } else {
+            for (Index r = 0; r < k_; ++r) {
+                const double value = covering_[reduced_rows_[r]];
+                if (value != 0.0) f(r, value);
+            }
+        }
+    }
     // Second stage of refactorize(): C11 (k1_ x k1_, read from M) without
     // its row doubletons, factorized into `storage`. False when singular.
     bool eliminate_row_doubletons(double* storage);
@@ -143,8 +166,19 @@ private:
     std::vector<double> pivot_result_;     // capacity
     std::vector<Index> kept_candidates_;   // 2 capacity: the doubletons chosen (row, pivot column)
     // The Schur complement's LU (k2^2), F (k2 x doubletons), E (doubletons x
-    // k2), then C21 (singles x k1) and M(W, Z) (|W| x |Z|).
+    // k2).
     ScratchBuffer factor_storage_;
+    // C21 (by C11 column: the singletons' index, value) and M(W, Z) (by
+    // basic z: the unit row's position, value), one after the other.
+    std::vector<Index> c21_start_;         // capacity + 1
+    std::vector<Index> m_wz_start_;        // capacity + 1
+    ScratchArray<Index> block_rows_;       // nonzeros of M + capacity
+    ScratchBuffer block_values_;
+    std::vector<Index> reduced_position_;  // by row: its position in R, -1 for W (rows of R and W set)
+    std::vector<Index> unit_position_;     // by row: its position in W, -1 for R
+    std::vector<Index> c11_row_;           // by position in R: its row in C11, -1 for a singleton's
+    std::vector<double> row_first_value_;  // C11's rows: their first two nonzeros (doubletons)
+    std::vector<double> row_second_value_;
     std::vector<int> row_swaps_;           // capacity
     std::vector<double> reduced_work_;     // capacity
     std::vector<double> unit_work_;        // capacity

@@ -55,7 +55,24 @@ void BoxedToStandard::reserve(Index n, Index variables) {
     primary_of_position_.assign(c, 0);
     minus_of_position_.assign(c, -1);
     position_of_row_.assign(c, -1);
-    m_storage_.resize(v * v);
+    // Dense S of eliminated free rows (kept x size, leading dimension size)
+    // and the scratch of drop_dependent_free_rows (f x (f + kept)): n v.
+    m_storage_.resize(c * v);
+    // S's nonzeros by position (at most n^2), and M's: up to four per entry
+    // of S (two primaries per position: a friction row's b+ and b-, a
+    // doubled free row's p and m) and, per multiplier, at most two entries
+    // in its column, two in its row and its normal impulse's coefficient.
+    s_start_.assign(c + 1, 0);
+    s_rows_.resize(c * c);
+    s_values_.resize(c * c);
+    const size_t m_capacity = 4 * c * c + 8 * v;
+    m_start_.assign(v + 1, 0);
+    m_rows_.resize(m_capacity);
+    m_values_.resize(m_capacity);
+    position_var_start_.assign(c + 1, 0);
+    position_vars_.assign(v, 0);
+    normal_multiplier_start_.assign(v + 1, 0);
+    normal_multipliers_.assign(v, 0);
     q_.assign(v, 0.0);
 }
 
@@ -300,18 +317,21 @@ bool BoxedToStandard::build(const pivot_lcp_problem& p) {
     }
 
     if (only_lower) {
-        // M = A, q = b + A l, y = x - l.
-        m_ = MatrixView{p.dense, n, p.lda};
+        // M = A (its nonzeros), q = b + A l, y = x - l.
         std::copy(p.b, p.b + n, q_.data());
         Vector q(q_.data(), n);
         for (Index j = 0; j < n; ++j) {
             kept_rows_[j] = j;
+            position_of_row_[j] = j;
+            primary_of_position_[j] = j;
+            minus_of_position_[j] = -1;
             offset_[j] = p.lo[j];
             var_kind_[j] = VarKind::primary;
             var_position_[j] = j;
             var_sign_[j] = 1;
             if (p.lo[j] != 0.0) q.noalias() += p.lo[j] * a.col(j);
         }
+        build_sparse_matrix(n, n, false);
         return true;
     }
 
@@ -423,8 +443,7 @@ bool BoxedToStandard::build(const pivot_lcp_problem& p) {
         }
     }
     const Index size = var_count;
-    m_ = MatrixView{m_storage_.data(), size, size};
-    double* m = m_storage_.data();
+    const double* m = m_storage_.data();  // S when eliminated (leading dimension size)
 
     // S c + b_N', with S in M's top-left (eliminated) or S = A(N, N).
     Vector shifted(shifted_rhs_.data(), kept);
@@ -438,22 +457,7 @@ bool BoxedToStandard::build(const pivot_lcp_problem& p) {
             for (Index i = 0; i < kept; ++i) shifted[i] += a(kept_rows_[i], kept_rows_[j]) * c;
         }
     }
-
-    // M from S (entry()). With S in M's own storage (column pos at column
-    // pos, rows 0..kept-1), columns and rows are written from the last to
-    // the first: a variable's position is never after the variable itself,
-    // so every S(pos_row, pos_col) is read before its place is overwritten.
-    if (eliminated) {
-        const auto s_at = [m, size](Index i, Index j) { return m[i + j * size]; };
-        for (Index col = size - 1; col >= 0; --col) {
-            for (Index row = size - 1; row >= 0; --row) m[row + col * size] = entry(row, col, s_at);
-        }
-    } else {
-        const auto s_at = [this, &a](Index i, Index j) { return a(kept_rows_[i], kept_rows_[j]); };
-        for (Index col = 0; col < size; ++col) {
-            for (Index row = 0; row < size; ++row) m[row + col * size] = entry(row, col, s_at);
-        }
-    }
+    build_sparse_matrix(size, kept, eliminated);
     for (Index k = 0; k < size; ++k) {
         const Index pos = var_position_[k];
         const Index row = kept_rows_[pos];
@@ -469,6 +473,106 @@ bool BoxedToStandard::build(const pivot_lcp_problem& p) {
         }
     }
     return true;
+}
+
+void BoxedToStandard::build_sparse_matrix(Index size, Index kept, bool eliminated) {
+    const pivot_lcp_problem& p = *p_;
+    // S's nonzeros by position: from the dense S of eliminated free rows
+    // (leading dimension size), else from A(N, N). Exact zeros are left out:
+    // they add nothing to M's products (the dense M of 1.2 held them).
+    Index count = 0;
+    for (Index pc = 0; pc < kept; ++pc) {
+        s_start_[pc] = count;
+        if (eliminated) {
+            const double* column = m_storage_.data() + pc * size;
+            for (Index pr = 0; pr < kept; ++pr) {
+                if (column[pr] == 0.0) continue;
+                s_rows_.data()[count] = pr;
+                s_values_.data()[count++] = column[pr];
+            }
+        } else {
+            const double* column = p.dense + kept_rows_[pc] * static_cast<Index>(p.lda);
+            for (Index r = 0; r < p.n; ++r) {
+                const Index pr = position_of_row_[r];
+                if (pr < 0 || column[r] == 0.0) continue;
+                s_rows_.data()[count] = pr;
+                s_values_.data()[count++] = column[r];
+            }
+        }
+    }
+    s_start_[kept] = count;
+    // The variables of each position (primaries first, by variable), and
+    // the friction multipliers whose bound scales with each normal impulse's
+    // primary (M's K block).
+    std::fill(position_var_start_.begin(), position_var_start_.begin() + kept + 1, Index{0});
+    std::fill(normal_multiplier_start_.begin(), normal_multiplier_start_.begin() + size + 1, Index{0});
+    const auto normal_of = [&](Index k) {
+        return primary_of_position_[position_of_row_[p.findex[kept_rows_[var_position_[k]]]]];
+    };
+    const auto is_friction_multiplier = [&](Index k) {
+        return var_kind_[k] == VarKind::friction_plus || var_kind_[k] == VarKind::friction_minus ||
+               var_kind_[k] == VarKind::friction_both;
+    };
+    for (Index k = 0; k < size; ++k) {
+        ++position_var_start_[var_position_[k] + 1];
+        if (is_friction_multiplier(k)) ++normal_multiplier_start_[normal_of(k) + 1];
+    }
+    for (Index pos = 0; pos < kept; ++pos) position_var_start_[pos + 1] += position_var_start_[pos];
+    for (Index k = 0; k < size; ++k) normal_multiplier_start_[k + 1] += normal_multiplier_start_[k];
+    for (Index k = 0; k < size; ++k) {
+        position_vars_[position_var_start_[var_position_[k]]++] = k;
+        if (is_friction_multiplier(k)) normal_multipliers_[normal_multiplier_start_[normal_of(k)]++] = k;
+    }
+    // The fills moved each start to the next one's: shift back.
+    for (Index pos = kept; pos > 0; --pos) position_var_start_[pos] = position_var_start_[pos - 1];
+    position_var_start_[0] = 0;
+    for (Index k = size; k > 0; --k) normal_multiplier_start_[k] = normal_multiplier_start_[k - 1];
+    normal_multiplier_start_[0] = 0;
+
+    // M by columns, with the values entry() gives (the S block as
+    // sign_row sign_col S(pos_row, pos_col); entries that are exact zeros
+    // left out).
+    const auto no_s = [](Index, Index) { return 0.0; };  // entry() of a multiplier's row or column reads no S
+    Index* rows = m_rows_.data();
+    double* values = m_values_.data();
+    count = 0;
+    for (Index col = 0; col < size; ++col) {
+        m_start_[col] = count;
+        const Index pc = var_position_[col];
+        const auto add_structural = [&](Index row) {
+            const double value = entry(row, col, no_s);
+            if (value == 0.0) return;
+            rows[count] = row;
+            values[count++] = value;
+        };
+        if (var_kind_[col] == VarKind::primary) {
+            for (Index e = s_start_[pc]; e < s_start_[pc + 1]; ++e) {
+                const Index pr = s_rows_.data()[e];
+                const double s_value = s_values_.data()[e];
+                for (Index v = position_var_start_[pr]; v < position_var_start_[pr + 1]; ++v) {
+                    const Index row = position_vars_[v];
+                    if (var_kind_[row] != VarKind::primary) continue;
+                    rows[count] = row;
+                    values[count++] = static_cast<double>(var_sign_[row] * var_sign_[col]) * s_value;
+                }
+            }
+            // The multipliers' rows: -1 at the primaries they bound, their
+            // coefficient at the normal impulse's primary.
+            for (Index v = position_var_start_[pc]; v < position_var_start_[pc + 1]; ++v) {
+                if (var_kind_[position_vars_[v]] != VarKind::primary) add_structural(position_vars_[v]);
+            }
+            for (Index v = normal_multiplier_start_[col]; v < normal_multiplier_start_[col + 1]; ++v) {
+                if (var_position_[normal_multipliers_[v]] != pc) add_structural(normal_multipliers_[v]);
+            }
+        } else {
+            // A multiplier's column: +1 at the primaries it bounds.
+            for (Index v = position_var_start_[pc]; v < position_var_start_[pc + 1]; ++v) {
+                if (var_kind_[position_vars_[v]] == VarKind::primary) add_structural(position_vars_[v]);
+            }
+        }
+    }
+    m_start_[size] = count;
+    m_ = MatrixView{size, m_start_.data(), rows, values};
 }
 
 void BoxedToStandard::map_back(const double* y, double* x) {
@@ -505,9 +609,6 @@ namespace pivot::lemke {
 
 void BoxedToStandard::guess_basis(const double* x, double* y, double* v, uint8_t* basic_z) const {
     const Index size = m_.size;
-    const ConstMatrix m(m_.data, size, size, Eigen::OuterStride<>(m_.ld));
-    Vector y_vector(y, size);
-    Vector v_vector(v, size);
     bool multipliers = false;
     for (Index k = 0; k < size; ++k) {
         const Index pos = var_position_[k];
@@ -518,8 +619,12 @@ void BoxedToStandard::guess_basis(const double* x, double* y, double* v, uint8_t
             multipliers = true;
         }
     }
-    v_vector = ConstVector(q_.data(), size);
-    v_vector.noalias() += m * y_vector;
+    std::copy(q_.data(), q_.data() + size, v);
+    for (Index j = 0; j < size; ++j) {
+        const double yj = y[j];
+        if (yj == 0.0) continue;
+        for (Index e = m_.start[j]; e < m_.start[j + 1]; ++e) v[m_.rows[e]] += m_.values[e] * yj;
+    }
     if (multipliers) {
         for (Index k = 0; k < size; ++k) {
             const Index pos = var_position_[k];

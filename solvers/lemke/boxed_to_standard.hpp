@@ -96,7 +96,7 @@
 // hi_i |x_j| of the x_j found), which moves it by rounding only.
 //
 // When every row is [l, inf) (the standard LCP is the case l = 0), M is A
-// itself and nothing is copied.
+// itself (its nonzeros). M is kept by columns of nonzeros (MatrixView).
 #include <cstdint>
 #include <vector>
 
@@ -114,6 +114,8 @@ public:
     void reserve(Index n, Index variables);
     Index capacity() const { return capacity_; }
     Index variable_capacity() const { return variable_capacity_; }
+    // The most nonzeros M can have within the capacities.
+    size_t nonzero_capacity() const { return m_rows_.size(); }
 
     // An upper bound on the number of variables of p's standard LCP: 1 per
     // one-sided row, 2 per boxed or free row (a free row may be doubled), 3
@@ -176,9 +178,12 @@ private:
     // exists (then free_rows_ is unchanged too).
     Index drop_dependent_free_rows(Index f);
     // Schur complement of the f free rows against the `kept` rows N: S into
-    // M's storage (leading dimension ld), G, h and b_N'. False when A_FF is
+    // m_storage_ (leading dimension ld), G, h and b_N'. False when A_FF is
     // singular to working precision.
     bool eliminate_free_rows(Index f, Index kept, Index ld);
+    // M's nonzeros by columns (m_), from S (the dense S in m_storage_ when
+    // `eliminated`, else A(N, N)) and the variables' kinds and positions.
+    void build_sparse_matrix(Index size, Index kept, bool eliminated);
 
     const pivot_lcp_problem* p_ = nullptr;
     Index capacity_ = 0;
@@ -215,7 +220,20 @@ private:
     std::vector<Index> primary_of_position_;  // n: the +1 (or only) primary
     std::vector<Index> minus_of_position_;    // n: b-_i of a friction row, else -1
     std::vector<Index> position_of_row_;      // n: a kept row's position, else -1
-    ScratchBuffer m_storage_;          // variables^2 (at least (2n)^2), S first when eliminated
+    // M is stored by its nonzeros (the contact problems' A is sparse: lcp-bench
+    // nc333_fric's M of order 2331 has ~3% nonzeros, and a dense M was 43 MB
+    // that a first solve had the kernel zero page by page).
+    ScratchBuffer m_storage_;                 // n x variables: the dense S of eliminated free rows
+    std::vector<Index> s_start_;              // n + 1: S's nonzeros by position (column)
+    ScratchArray<Index> s_rows_;              // n^2 capacity
+    ScratchBuffer s_values_;                  // n^2 capacity
+    std::vector<Index> m_start_;              // variables + 1
+    ScratchArray<Index> m_rows_;              // 4 n^2 + 8 variables capacity
+    ScratchBuffer m_values_;
+    std::vector<Index> position_var_start_;   // n + 1: the variables of each position
+    std::vector<Index> position_vars_;        // variables
+    std::vector<Index> normal_multiplier_start_;  // variables + 1: friction multipliers by normal primary
+    std::vector<Index> normal_multipliers_;       // variables
     std::vector<double> q_;            // variables
 };
 

@@ -55,8 +55,8 @@ double max_abs(const double* v, Index n) { return n > 0 ? ConstVector(v, n).cwis
 
 }  // namespace
 
-void LemkePivoting::reserve(Index capacity, Index refactor_interval) {
-    basis_.reserve(capacity, refactor_interval);
+void LemkePivoting::reserve(Index capacity, Index refactor_interval, size_t nonzeros) {
+    basis_.reserve(capacity, refactor_interval, nonzeros);
     const auto c = static_cast<size_t>(basis_.capacity());
     x_.assign(c, 0.0);
     d_.assign(c, 0.0);

@@ -1,10 +1,10 @@
 #pragma once
 // Lemke's complementary pivoting method for the standard LCP
 //     w = M z + q,  z >= 0,  w >= 0,  z'w = 0,
-// with M dense and not necessarily symmetric (C. E. Lemke, "Bimatrix
-// equilibrium points and mathematical programming", Management Science 11,
-// 1965; Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992,
-// section 4.4).
+// with M not necessarily symmetric, kept by its nonzeros (C. E. Lemke,
+// "Bimatrix equilibrium points and mathematical programming", Management
+// Science 11, 1965; Cottle, Pang & Stone, "The Linear Complementarity
+// Problem", 1992, section 4.4).
 //
 // Covering vector: e = (1, ..., 1) from the basis B = I (the cold start).
 // The artificial variable z0 augments the system to w = M z + q + e z0;
@@ -69,7 +69,8 @@ struct LemkeResult {
 class LemkePivoting {
 public:
     // Storage for LCPs of up to `capacity` rows. Allocates; nothing else does.
-    void reserve(Index capacity, Index refactor_interval);
+    // `nonzeros`: of the LCPs' M (MatrixView) at most.
+    void reserve(Index capacity, Index refactor_interval, size_t nonzeros);
     Index capacity() const { return basis_.capacity(); }
 
     // Runs the method on w = M z + q (m.size rows, q: m.size doubles, both

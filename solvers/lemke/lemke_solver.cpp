@@ -86,7 +86,7 @@ void LemkeSolver::reserve(uint32_t n, Index variables) {
     // variables (a multiplier per boxed row, or a doubled free row); a
     // friction row takes up to four (BoxedToStandard::variable_count).
     transform_.reserve(static_cast<Index>(n), variables);
-    lemke_.reserve(variables, refactor_interval_);
+    lemke_.reserve(variables, refactor_interval_, transform_.nonzero_capacity());
     y_.assign(static_cast<size_t>(variables), 0.0);
     w_.assign(n, 0.0);
     guess_.reserve(n);
