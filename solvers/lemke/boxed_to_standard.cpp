@@ -131,8 +131,8 @@ Index BoxedToStandard::drop_dependent_free_rows(Index f) {
     const ConstMatrix a(p.dense, p.n, p.n, Eigen::OuterStride<>(p.lda));
     // Rows F of [A_FF A_FN] (f x (f + kept)), reduced in place: after the
     // steps so far, a remaining row holds its Schur complement row against
-    // the rows eliminated. M's storage (4 n^2 >= f (f + kept)) is free until
-    // the standard LCP is written.
+    // the rows eliminated. m_storage_ (n variables >= f (f + kept)) is free
+    // until S is written.
     Index kept = 0;
     for (Index i = 0; i < p.n; ++i) {
         if (kind_[i] != RowKind::fixed && kind_[i] != RowKind::free_row) ++kept;
