@@ -49,6 +49,21 @@ double worst_friction_ratio(const World& world, BodyId body, double mu) {
     return worst;
 }
 
+// A 2 kg, 0.2 m cube resting on flat ground and sliding along x at `speed`.
+BodyDescription sliding_block(const std::string& name, double speed, const nlohmann::json& friction) {
+    BodyDescription b = box_body(name, 2.0, {0.2, 0.2, 0.2}, {0.0, 0.0, 0.1});
+    b.linear_velocity = {speed, 0.0, 0.0};
+    b.friction = friction;
+    return b;
+}
+
+// The speed along x a body loses in one step (mu g h when it slides with mu).
+double speed_lost_in_a_step(World& world, BodyId body) {
+    const double before = world.linear_velocity(body)[0];
+    world.step();
+    return before - world.linear_velocity(body)[0];
+}
+
 // Two blocks on one slope whose material sticks (mu 0.8 > tan 28 deg): the
 // one with its own mu 0.3 slides at g (sin - 0.3 cos), the other stays, and
 // every contact of the sliding one is at |f_t| = 0.3 f_n (not 0.8).
@@ -117,23 +132,16 @@ TEST(BodyFriction, ChangedBetweenStepsActsFromTheNextStep) {
     World world(registry(), contact_settings(model, kH));
     use_model(world, model);
     add_ground(world);
-    BodyDescription b = box_body("block", 2.0, {0.2, 0.2, 0.2}, {0.0, 0.0, 0.1});
-    b.linear_velocity = {3.0, 0.0, 0.0};
-    b.friction = {{"mu", 0.1}};
-    const BodyId id = world.add_body(b);
+    const BodyId id = world.add_body(sliding_block("block", 3.0, {{"mu", 0.1}}));
     for (int k = 0; k < 5; ++k) world.step();
     for (const double mu : {0.1, 0.4, 0.25}) {
         world.set_body_friction(id, {{"mu", mu}});
         for (int k = 0; k < 5; ++k) {
-            const double before = world.linear_velocity(id)[0];
-            world.step();
-            EXPECT_NEAR(before - world.linear_velocity(id)[0], mu * kG * kH, 1e-9) << "mu " << mu << " step " << k;
+            EXPECT_NEAR(speed_lost_in_a_step(world, id), mu * kG * kH, 1e-9) << "mu " << mu << " step " << k;
         }
     }
     world.set_body_friction(id, nlohmann::json::object());  // back to the material's 0.5
-    const double before = world.linear_velocity(id)[0];
-    world.step();
-    EXPECT_NEAR(before - world.linear_velocity(id)[0], 0.5 * kG * kH, 1e-9);
+    EXPECT_NEAR(speed_lost_in_a_step(world, id), 0.5 * kG * kH, 1e-9);
 }
 
 // A friction instance is a parameter set: equal values share one, and a
@@ -167,17 +175,13 @@ TEST(BodyFriction, ChangingEveryStepKeepsTheInstancesBounded) {
     World world(registry(), contact_settings(model, kH));
     use_model(world, model);
     add_ground(world);
-    BodyDescription b = box_body("block", 2.0, {0.2, 0.2, 0.2}, {0.0, 0.0, 0.1});
-    b.linear_velocity = {30.0, 0.0, 0.0};
-    const BodyId id = world.add_body(b);
+    const BodyId id = world.add_body(sliding_block("block", 30.0, nlohmann::json::object()));
     for (int k = 0; k < 5; ++k) world.step();  // settled on the ground
     size_t most_instances = 0;
     for (int k = 0; k < 200; ++k) {
         const double mu = 0.05 + 0.001 * k;
         world.set_body_friction(id, {{"mu", mu}});
-        const double before = world.linear_velocity(id)[0];
-        world.step();
-        ASSERT_NEAR(before - world.linear_velocity(id)[0], mu * kG * kH, 1e-9) << "step " << k;
+        ASSERT_NEAR(speed_lost_in_a_step(world, id), mu * kG * kH, 1e-9) << "step " << k;
         most_instances = std::max(most_instances, world.model().friction_instances.size());
     }
     // In use: none and the block's; kept unused: at most 16 more.
@@ -200,14 +204,9 @@ TEST(BodyFriction, ValuesChangeInAWorldWithoutShapes) {
     EXPECT_LE(world.model().friction_profiles.size(), 2u + 16u);
     EXPECT_TRUE(world.model().friction_instances.empty());
     add_ground(world);
-    BodyDescription block = box_body("block", 2.0, {0.2, 0.2, 0.2}, {0.0, 0.0, 0.1});
-    block.linear_velocity = {3.0, 0.0, 0.0};
-    block.friction = {{"mu", 0.2}};
-    const BodyId sliding = world.add_body(block);
+    const BodyId sliding = world.add_body(sliding_block("block", 3.0, {{"mu", 0.2}}));
     for (int k = 0; k < 5; ++k) world.step();
-    const double before = world.linear_velocity(sliding)[0];
-    world.step();
-    EXPECT_NEAR(before - world.linear_velocity(sliding)[0], 0.2 * kG * kH, 1e-9);
+    EXPECT_NEAR(speed_lost_in_a_step(world, sliding), 0.2 * kG * kH, 1e-9);
 }
 
 TEST(BodyFriction, BadValuesAreRefusedNamingTheBodyAndParameter) {

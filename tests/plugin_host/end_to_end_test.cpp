@@ -66,6 +66,41 @@ protected:
         world->add_body(body);
         return world;
     }
+    // A 1 kg, 0.2 m box resting on the ground with test.friction.box (mu
+    // 0.5), whose contacts_ended lines (info level) box_log() collects from
+    // capture_box_log() until stop_box_log().
+    static ShapeDescription cube() {
+        ShapeDescription shape;
+        shape.type = "box";
+        shape.size = {0.2, 0.2, 0.2};
+        return shape;
+    }
+    std::unique_ptr<World> box_with_logged_friction() {
+        return world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube(), 0.1);
+    }
+    static std::vector<std::string>& box_log() {
+        static std::vector<std::string> lines;
+        return lines;
+    }
+    static void capture_box_log() {
+        box_log().clear();
+        set_log_callback(
+            [](void*, spdlog::level::level_enum, const char* source, const char* message) {
+                if (std::string(source) == "test.friction.box") box_log().emplace_back(message);
+            },
+            nullptr);
+        set_log_level(spdlog::level::info);
+    }
+    static void stop_box_log() {
+        set_log_callback(nullptr, nullptr);
+        set_log_level(spdlog::level::warn);
+    }
+    // How many contacts a contacts_ended line lists with `builds` ("=10").
+    static size_t count_in(const std::string& line, const char* builds) {
+        size_t n = 0;
+        for (size_t at = line.find(builds); at != std::string::npos; at = line.find(builds, at + 1)) ++n;
+        return n;
+    }
     PluginRegistry registry;
 };
 
@@ -279,35 +314,23 @@ TEST_F(EndToEnd, PreviousImpulsesAreLastStepsImpulseInThisStepsFrame) {
 // they end is the step that commits: the log says so exactly once.
 TEST_F(EndToEnd, ContactsEndOnceWithTheirLastState) {
     ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
-    static std::vector<std::string> lines;
-    lines.clear();
-    set_log_callback(
-        [](void*, spdlog::level::level_enum, const char* source, const char* message) {
-            if (std::string(source) == "test.friction.box") lines.emplace_back(message);
-        },
-        nullptr);
-    set_log_level(spdlog::level::info);
-    ShapeDescription cube;
-    cube.type = "box";
-    cube.size = {0.2, 0.2, 0.2};
-    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    capture_box_log();
+    const auto box = box_with_logged_friction();
     World& world = *box;
     const BodyId body = 0;
     for (int k = 0; k < 10; ++k) world.step();
     ASSERT_EQ(world.contacts().size(), 4u);
-    EXPECT_TRUE(lines.empty()) << lines.front();
+    EXPECT_TRUE(box_log().empty()) << box_log().front();
     world.set_pose(body, {0, 0, 1.0}, {1, 0, 0, 0});
     world.step();
     EXPECT_TRUE(world.contacts().empty());
     for (int k = 0; k < 5; ++k) world.step();
-    set_log_callback(nullptr, nullptr);
-    set_log_level(spdlog::level::warn);
+    stop_box_log();
+    const std::vector<std::string>& lines = box_log();
     ASSERT_EQ(lines.size(), 1u) << "one call, in the step that lifted the box";
     // "ended 4: <id>=10 <id>=10 <id>=10 <id>=10", ids ascending.
     EXPECT_EQ(lines[0].rfind("ended 4:", 0), 0u) << lines[0];
-    size_t builds = 0;
-    for (size_t at = lines[0].find("=10"); at != std::string::npos; at = lines[0].find("=10", at + 1)) ++builds;
-    EXPECT_EQ(builds, 4u) << lines[0];
+    EXPECT_EQ(count_in(lines[0], "=10"), 4u) << lines[0];
 }
 
 // A body's own friction values changed between steps (World::
@@ -317,18 +340,8 @@ TEST_F(EndToEnd, ContactsEndOnceWithTheirLastState) {
 // lift would end them at 6 builds, not 16.
 TEST_F(EndToEnd, ContactsMoveWithTheirStateWhenABodysFrictionValuesChange) {
     ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
-    static std::vector<std::string> lines;
-    lines.clear();
-    set_log_callback(
-        [](void*, spdlog::level::level_enum, const char* source, const char* message) {
-            if (std::string(source) == "test.friction.box") lines.emplace_back(message);
-        },
-        nullptr);
-    set_log_level(spdlog::level::info);
-    ShapeDescription cube;
-    cube.type = "box";
-    cube.size = {0.2, 0.2, 0.2};
-    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    capture_box_log();
+    const auto box = box_with_logged_friction();
     World& world = *box;
     const BodyId body = 0;
     for (int k = 0; k < 10; ++k) world.step();
@@ -338,18 +351,13 @@ TEST_F(EndToEnd, ContactsMoveWithTheirStateWhenABodysFrictionValuesChange) {
     for (int k = 0; k < 5; ++k) world.step();
     world.set_pose(body, {0, 0, 1.0}, {1, 0, 0, 0});
     world.step();
-    set_log_callback(nullptr, nullptr);
-    set_log_level(spdlog::level::warn);
+    stop_box_log();
+    const std::vector<std::string>& lines = box_log();
     ASSERT_EQ(lines.size(), 2u);
-    const auto count = [](const std::string& line, const char* builds) {
-        size_t n = 0;
-        for (size_t at = line.find(builds); at != std::string::npos; at = line.find(builds, at + 1)) ++n;
-        return n;
-    };
     EXPECT_EQ(lines[0].rfind("ended 4:", 0), 0u) << lines[0];
-    EXPECT_EQ(count(lines[0], "=10"), 4u) << lines[0];
+    EXPECT_EQ(count_in(lines[0], "=10"), 4u) << lines[0];
     EXPECT_EQ(lines[1].rfind("ended 4:", 0), 0u) << lines[1];
-    EXPECT_EQ(count(lines[1], "=16"), 4u) << lines[1];
+    EXPECT_EQ(count_in(lines[1], "=16"), 4u) << lines[1];
 }
 
 // A body's own values that a model's create() refuses beyond its schema
@@ -358,10 +366,7 @@ TEST_F(EndToEnd, ContactsMoveWithTheirStateWhenABodysFrictionValuesChange) {
 // nothing, not even its values.
 TEST_F(EndToEnd, ABodysValuesAModelRefusesAreRefusedWhereSet) {
     ASSERT_TRUE(registry.load(PIVOT_FIRST_PARTY_PLUGIN_DIR).ok());
-    ShapeDescription cube;
-    cube.type = "box";
-    cube.size = {0.2, 0.2, 0.2};
-    const auto box = world_on_ground("test.friction.box", {{"mu", 0.5}}, 1.0, cube, 0.1);
+    const auto box = box_with_logged_friction();
     World& world = *box;
     world.step();  // the materials' pairs are made
     const size_t profiles = world.model().friction_profiles.size();
@@ -374,7 +379,7 @@ TEST_F(EndToEnd, ABodysValuesAModelRefusesAreRefusedWhereSet) {
     BodyDescription other;
     other.name = "other";
     other.position = {1, 0, 0.1};
-    other.shapes.push_back(cube);
+    other.shapes.push_back(cube());
     other.friction = {{"mu", 7.0}};
     EXPECT_THROW(world.add_body(other), Error);
     other.friction = {{"mu", 0.3}};

@@ -15,6 +15,18 @@ namespace {
 
 PluginRegistry& registry() { return test::first_party_plugins(); }
 
+// The motor-driven hinge of the pendulum "arm".
+void add_motor_hinge(World& world) {
+    JointDescription hinge;
+    hinge.name = "hinge";
+    hinge.type = "revolute";
+    hinge.body2 = "arm";
+    hinge.anchor = {3, 0, 2};
+    hinge.axis = {0, 1, 0};
+    hinge.motor = JointMotor{1.0, 5.0};
+    world.add_joint(hinge);
+}
+
 // Boxes tumbling onto the ground next to a motor-driven pendulum.
 void build_scene(World& world) {
     ShapeDescription ground;
@@ -40,14 +52,7 @@ void build_scene(World& world) {
     arm.inertia = {0.01, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
     arm.position = {3.5, 0, 2};
     world.add_body(arm);
-    JointDescription hinge;
-    hinge.name = "hinge";
-    hinge.type = "revolute";
-    hinge.body2 = "arm";
-    hinge.anchor = {3, 0, 2};
-    hinge.axis = {0, 1, 0};
-    hinge.motor = JointMotor{1.0, 5.0};
-    world.add_joint(hinge);
+    add_motor_hinge(world);
 }
 
 std::vector<double> coordinates(const World& world) { return world.state().q; }
@@ -138,14 +143,7 @@ TEST(Snapshot, FrictionInstancesDoNotFitAWorldWithoutShapes) {
         b.name = name;
         bare.add_body(b);
     }
-    JointDescription hinge;
-    hinge.name = "hinge";
-    hinge.type = "revolute";
-    hinge.body2 = "arm";
-    hinge.anchor = {3, 0, 2};
-    hinge.axis = {0, 1, 0};
-    hinge.motor = JointMotor{1.0, 5.0};
-    bare.add_joint(hinge);
+    add_motor_hinge(bare);
     const std::vector<uint8_t> before = bare.save_state();
     try {
         bare.restore_state(saved.data(), saved.size());
