@@ -54,8 +54,8 @@ void World::probe_friction_values(const nlohmann::json& values, const std::strin
     }
     // New values: every model of the materials' pairs that takes one of
     // them must accept its set with them (create(), as a material is
-    // probed), so that a model refusing a combination beyond its schema
-    // (a Stribeck mu_kinetic above the pair's mu_static) is reported here,
+    // probed), so that a model refusing a combination its schema allows
+    // (a user's law may check mu_kinetic <= mu_static) is reported here,
     // not by the step that meets it. (Two bodies' values combined can still
     // be refused there: that step fails, naming both bodies.)
     const size_t materials = model_.materials.size();
