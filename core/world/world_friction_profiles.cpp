@@ -81,7 +81,9 @@ void World::check_friction_values(const nlohmann::json& values, const std::strin
     // Each value must be one some loaded friction model takes, and valid
     // for every model that has the parameter: whichever model a contact of
     // the body uses, its value (or a combination of two valid ones) is.
-    for (const auto& [key, value] : values.items()) {
+    for (const auto& item : values.items()) {
+        const std::string& key = item.key();  // (not a structured binding: the lambda below uses it)
+        const nlohmann::json& value = item.value();
         bool known = false;
         for (const PluginRecord* plugin : registry_->plugins()) {
             if (plugin->kind != PIVOT_KIND_FRICTION) continue;
