@@ -297,6 +297,14 @@ inline int32_t collision_element(const WorldModel& model, int32_t body) {
     return b < model.element_count ? body : static_cast<int32_t>(model.contact_samples[b - model.element_count].element);
 }
 
+// The front of WorldModel::material_pairs is the materials x materials grid,
+// and the front of friction_instances its instances, one per pair a <= b
+// (rebuild_material_pairs); the pairs of bodies' own values come after.
+inline size_t material_grid_pairs(const WorldModel& model) { return model.materials.size() * model.materials.size(); }
+inline size_t material_grid_instances(const WorldModel& model) {
+    return model.materials.size() * (model.materials.size() + 1) / 2;
+}
+
 // A body's own friction parameters at one side of a contact: its profile
 // (WorldModel::friction_profiles), 0 for static shapes and cables.
 inline uint32_t shape_friction_profile(const WorldModel& model, const collision::Shape& shape) {

@@ -58,8 +58,7 @@ void World::probe_friction_values(const nlohmann::json& values, const std::strin
     // (a user's law may check mu_kinetic <= mu_static) is reported here,
     // not by the step that meets it. (Two bodies' values combined can still
     // be refused there: that step fails, naming both bodies.)
-    const size_t materials = model_.materials.size();
-    const size_t grid_instances = model_.material_pairs.empty() ? 0 : materials * (materials + 1) / 2;
+    const size_t grid_instances = model_.material_pairs.empty() ? 0 : material_grid_instances(model_);
     for (size_t f = 0; f < grid_instances; ++f) {
         const auto base = static_cast<uint32_t>(f);
         const std::vector<double> params =
@@ -194,16 +193,16 @@ void World::make_friction_pair(const std::array<uint32_t, 4>& key, const std::st
 void World::remake_friction_pairs(const std::vector<SavedFrictionPair>& saved,
                                   std::vector<std::vector<unsigned char>>& instance_states,
                                   std::vector<uint32_t>& contact_models) {
-    const size_t materials = model_.materials.size();
-    const size_t grid_instances = materials * (materials + 1) / 2;  // rebuild_material_pairs: one per a <= b
-    const bool built = model_.material_pairs.size() >= materials * materials &&
+    const size_t grid = material_grid_pairs(model_);
+    const size_t grid_instances = material_grid_instances(model_);
+    const bool built = model_.material_pairs.size() >= grid &&
                        model_.friction_instances.size() >= grid_instances;
     if (!built || instance_states.size() < grid_instances) {
         throw Error(fmt::format("state buffer: {} friction instances, this world has {} (a buffer from another world?)",
                                 instance_states.size(), built ? grid_instances : 0));
     }
     // Back to the materials' pairs and instances (never grown here).
-    model_.material_pairs.erase(model_.material_pairs.begin() + static_cast<std::ptrdiff_t>(materials * materials),
+    model_.material_pairs.erase(model_.material_pairs.begin() + static_cast<std::ptrdiff_t>(grid),
                                 model_.material_pairs.end());
     model_.profiled_pairs.clear();
     model_.friction_instances.erase(model_.friction_instances.begin() + static_cast<std::ptrdiff_t>(grid_instances),
@@ -217,7 +216,7 @@ void World::remake_friction_pairs(const std::vector<SavedFrictionPair>& saved,
     for (size_t k = 0; k < saved.size(); ++k) {
         const SavedFrictionPair& p = saved[k];
         const std::array<uint32_t, 4> key{p.material_a, p.profile_a, p.material_b, p.profile_b};
-        const bool valid = p.material_a < materials && p.material_b < materials &&
+        const bool valid = p.material_a < model_.materials.size() && p.material_b < model_.materials.size() &&
                            p.profile_a < model_.friction_profiles.size() &&
                            p.profile_b < model_.friction_profiles.size() && (p.profile_a != 0 || p.profile_b != 0) &&
                            friction_pair_key(key[0], key[1], key[2], key[3]) == key &&
@@ -280,9 +279,8 @@ void World::drop_unused_friction_profiles() {
     // The pairs of profiles in use stay (in their order, after the grid),
     // and the instances that the grid or those pairs use.
     if (model_.material_pairs.empty()) return;  // no pairs yet (nothing touches): nothing else to drop
-    const size_t materials = model_.materials.size();
-    const size_t grid = materials * materials;
-    const size_t grid_instances = materials * (materials + 1) / 2;
+    const size_t grid = material_grid_pairs(model_);
+    const size_t grid_instances = material_grid_instances(model_);
     std::vector<std::pair<std::array<uint32_t, 4>, uint32_t>> kept;  // new key, old pair index
     for (const auto& [key, pair] : model_.profiled_pairs) {
         if (profile_to[key[1]] == UINT32_MAX || profile_to[key[3]] == UINT32_MAX) continue;

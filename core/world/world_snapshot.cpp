@@ -192,7 +192,7 @@ std::vector<uint8_t> World::save_state() const {
     // they were made (each key and its instance): restore makes them again,
     // so that the instances above and the contacts' models mean the same.
     std::vector<SavedFrictionPair> pairs(model_.profiled_pairs.size());
-    const size_t grid = model_.materials.size() * model_.materials.size();
+    const size_t grid = material_grid_pairs(model_);
     for (const auto& [key, pair] : model_.profiled_pairs) {
         pairs[pair - grid] = {key[0], key[1], key[2], key[3], model_.material_pairs[pair].friction};
     }
