@@ -55,6 +55,7 @@ function main() {
     get lastFrame() { return app ? (app.lastFrame || (app.frames && app.frames[app.frameIndex]) || null) : null; },
     get framesReceived() { return app && app.framesReceived !== undefined ? app.framesReceived : 0; },
     get socket() { return app ? app.socket || null : null; },
+    get scene() { return app ? app.header || null : null; },
     get serverErrors() { return app && app.errors ? app.errors.slice() : []; },
     get playing() { return Boolean(app && app.playing); },
     get skippedShapes() { return ui.view ? ui.view.skippedShapes.slice() : []; },

@@ -18,6 +18,7 @@ function frameAt(frames, t) {
 export class Replay {
   constructor(data, ui) {
     this.data = data;
+    this.header = data;
     this.ui = ui;
     this.frames = Array.isArray(data.frames) ? data.frames : [];
     this.t0 = this.frames.length ? this.frames[0].t : 0;
