@@ -224,13 +224,13 @@ export class SceneView {
     const normal = vec(plane.normal || [0, 0, 1]).normalize();
     const origin = normal.clone().multiplyScalar(plane.offset || 0);
     const ground = new Mesh(new PlaneGeometry(size, size),
-      new MeshLambertMaterial({ color: 0xc9d0d8, side: DoubleSide, polygonOffset: true,
+      new MeshLambertMaterial({ color: 0xdde2e8, side: DoubleSide, polygonOffset: true,
         polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
     ground.quaternion.setFromUnitVectors(new Vector3(0, 0, 1), normal);
     ground.position.copy(origin);
     this.world.add(ground);
     const divisions = Math.min(200, size);
-    const grid = new GridHelper(size, divisions, 0x6f7a89, 0x9ba5b2);
+    const grid = new GridHelper(size, divisions, 0x4f5968, 0x7d8796);
     grid.quaternion.setFromUnitVectors(new Vector3(0, 1, 0), normal);
     grid.position.copy(origin);
     this.world.add(grid);
@@ -245,7 +245,7 @@ export class SceneView {
     const h2 = new Vector3().crossVectors(up, h1);
     const direction = h1.multiplyScalar(0.55).add(h2.multiplyScalar(-0.75)).add(up.clone().multiplyScalar(0.45))
       .normalize();
-    const distance = (1.15 * this.radius) / Math.sin((this.camera.fov * Math.PI) / 360);
+    const distance = (0.9 * this.radius) / Math.sin((this.camera.fov * Math.PI) / 360);
     this.camera.position.copy(this.center).add(direction.multiplyScalar(distance));
     this.camera.near = Math.max(0.01, this.radius / 200);
     this.camera.far = distance * 20 + 100 * this.radius;
