@@ -12,12 +12,21 @@ export const PLOT_SERIES = [
 ];
 
 // Compact numbers for axes and legends: residuals near 1e-12 and energies near 1e5 both stay short.
-export function formatNumber(v) {
+export function formatNumber(v, digits = 4) {
   if (v === null || v === undefined || Number.isNaN(v)) return '-';
   const a = Math.abs(v);
   if (a === 0) return '0';
-  if (a < 1e-3 || a >= 1e5) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
+  if (a < 1e-3 || a >= 1e7) return v.toExponential(digits - 1);
+  return String(Number(v.toPrecision(digits)));
+}
+
+// An axis's ticks with as many digits as it takes to tell them apart (1.4406e+5 beside 1.4401e+5).
+function formatTicks(values) {
+  for (let digits = 3; digits < 12; ++digits) {
+    const labels = values.map((v) => formatNumber(v, digits));
+    if (new Set(labels).size === new Set(values).size) return labels;
+  }
+  return values.map((v) => String(v));
 }
 
 const SYNC_KEY = 'pivot-time';
@@ -61,8 +70,8 @@ export class Plots {
           value: (u, v) => formatNumber(v) },
       ],
       axes: [
-        { size: 30, values: (u, vals) => vals.map(formatNumber) },
-        { size: 72, values: (u, vals) => vals.map(formatNumber) },
+        { size: 30, values: (u, vals) => formatTicks(vals) },
+        { size: 72, values: (u, vals) => formatTicks(vals) },
       ],
       hooks: {
         // uPlot moves its plot area on a resize or a new scale: the time line must follow.
