@@ -49,7 +49,9 @@ export const CHROMIUM_FLAGS = [
 
 export async function launchBrowser(require, { executablePath = '/usr/bin/chromium' } = {}) {
   const puppeteer = require('puppeteer-core');
-  if (!fs.existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath} (Debian: apt-get install chromium)`);
+  if (!fs.existsSync(executablePath)) {
+    throw new Error(`no Chromium at ${executablePath} (Debian: apt-get install chromium)`);
+  }
   // A fresh profile each run: nothing from an earlier run (caches, crash state) changes this one.
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pivot-viewer-chromium-'));
   const browser = await puppeteer.launch({

@@ -10,7 +10,8 @@ import { header, initialState, step, frame, stats } from './fixture_crane.mjs';
 
 const args = parseArgs(process.argv.slice(2), { duration: '3' });
 if (!args.page || !args.out) {
-  console.error('usage: node make_replay_fixture.mjs --page VIEWER_HTML --out REPORT_HTML [--duration S] [--json FILE]');
+  console.error('usage: node make_replay_fixture.mjs --page VIEWER_HTML --out REPORT_HTML'
+    + ' [--duration S] [--json FILE]');
   process.exit(2);
 }
 
