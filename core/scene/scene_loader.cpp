@@ -76,7 +76,7 @@ public:
                                             scene::describe_json(root["format"].json()), kFormat));
         }
         const JsonObject top(root, {"format", "settings", "materials", "material_pairs", "bodies", "static_shapes",
-                                    "joints", "cables", "ropes"});
+                                    "joints", "cables", "ropes", "controls"});
         // An empty settings object stands for an absent one.
         const nlohmann::json no_settings = nlohmann::json::object();
         read_settings(top.optional("settings").value_or(JsonAt(no_settings, "/settings", root.source())));
@@ -87,6 +87,10 @@ public:
         if (auto cables = top.optional("cables")) read_cables(*cables);
         if (auto joints = top.optional("joints")) read_joints(*joints);
         if (auto ropes = top.optional("ropes")) read_ropes(*ropes);
+        if (auto controls = top.optional("controls")) {
+            std::vector<OperatorControl> read = read_operator_controls(*controls, *world_);
+            if (options_.controls != nullptr) *options_.controls = std::move(read);
+        }
         return std::move(world_);
     }
 

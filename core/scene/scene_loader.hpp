@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "plugin_host/plugin_registry.hpp"
+#include "scene/operator_controls.hpp"
 #include "world/world.hpp"
 
 namespace pivot {
@@ -20,6 +21,9 @@ struct SceneOptions {
     // solver_options are kept only when the override names the same plugin
     // (another solver's options would not validate against its schema).
     std::optional<std::string> solver;
+    // Where the scene's `controls` go (operator_controls.hpp); null: they
+    // are read and checked, then dropped.
+    std::vector<OperatorControl>* controls = nullptr;
 };
 
 // Loads the scene's settings.plugin_paths (relative to the file's folder)

@@ -496,6 +496,8 @@ public:
     const nlohmann::json& body_friction(BodyId b) const;
     // Motor target velocity (rad/s or m/s) of a joint that has a motor.
     void set_motor_velocity(JointId j, double velocity);
+    // Whether set_motor_velocity can drive the joint (its type has a motor).
+    bool has_motor(JointId j) const;
     // Position mode's target (rad or m) and force mode's force (N m or N) of
     // a joint whose motor has them (JointMotor); taken from the next step on.
     void set_motor_position(JointId j, double position);

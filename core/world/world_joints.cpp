@@ -310,6 +310,12 @@ void World::set_motor_force(JointId j, double force) {
     set_motor_target(j, PIVOT_ROLE_MOTOR_FORCE, force, "set_motor_force", "this joint type's motor has no force mode");
 }
 
+bool World::has_motor(JointId j) const {
+    const JointRecord& record = live_joint(j, "motor");
+    return item_offset_of_role(model_.joint_groups[record.group].instance.plugin().params,
+                               PIVOT_ROLE_MOTOR_VELOCITY) != UINT32_MAX;
+}
+
 bool World::has_joint_coordinate(JointId j) const {
     const JointRecord& record = live_joint(j, "coordinate");
     return model_.joint_groups[record.group].instance.plugin().joint.coordinate != nullptr;

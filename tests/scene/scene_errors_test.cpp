@@ -75,6 +75,57 @@ TEST(SceneErrors, ABodysFrictionValuesAreChecked) {
     expect_error(with("0.3"), "/bodies/0/friction", {"expected an object"});
 }
 
+// The operator's controls (docs/scene-format.md "controls"): each names
+// an object that exists and can be driven, keys are used once.
+TEST(SceneErrors, ControlsAreCheckedAgainstTheWorld) {
+    const std::string motor_hinge =
+        R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob", "anchor": [0, 0, 0],)"
+        R"( "axis": [0, 1, 0], "motor": {"velocity": 0, "max_force": 10}},)"
+        R"( {"name": "ball", "type": "spherical", "body1": "world", "body2": "bob", "anchor": [1, 0, 0]}])";
+    const auto with = [&](const std::string& controls) {
+        return scene(kSettings, kBob, motor_hinge, R"(, "controls": )" + controls);
+    };
+    EXPECT_EQ(load_error(with(R"([{"joint": "hinge", "keys": ["a", "d"], "speed": 1}])")), "");
+    EXPECT_EQ(load_error(with(R"([{"joint": "hinge", "speed": 1}])")), "");  // a slider only
+    expect_error(with(R"([{"joint": "nope", "speed": 1}])"), "/controls/0/joint", {"no joint named 'nope'"});
+    expect_error(with(R"([{"joint": "ball", "speed": 1}])"), "/controls/0/joint", {"'ball' has no motor"});
+    expect_error(with(R"([{"cable": "wire", "speed": 1}])"), "/controls/0/cable", {"no cable named 'wire'"});
+    expect_error(with(R"([{"speed": 1}])"), "/controls/0", {"needs one of 'joint'"});
+    expect_error(with(R"([{"joint": "hinge", "rope": "r", "speed": 1}])"), "/controls/0", {"only one of"});
+    expect_error(with(R"([{"joint": "hinge"}])"), "/controls/0/speed", {"missing required key"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 0}])"), "/controls/0/speed", {"must be > 0"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 1, "keys": ["a"]}])"), "/controls/0/keys",
+                 {"expected 2 keys"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 1, "keys": ["a", ""]}])"), "/controls/0/keys/1",
+                 {"empty"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 1, "keys": ["a", "d"]},)"
+                      R"( {"name": "again", "joint": "hinge", "speed": 1, "keys": ["d", "x"]}])"),
+                 "/controls/1/keys/0", {"key 'd' is already used (/controls/0/keys/1)"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 1}, {"joint": "hinge", "speed": 2}])"), "/controls/1/joint",
+                 {"duplicate control name 'hinge'"});
+    expect_error(with(R"([{"joint": "hinge", "speed": 1, "lever": 2}])"), "/controls/0/lever", {"unknown key"});
+    expect_error(with(R"({"joint": "hinge"})"), "/controls", {"expected an array"});
+}
+
+TEST(SceneErrors, ControlsReachTheCallerInFileOrder) {
+    const std::string json = scene(
+        kSettings, kBob,
+        R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob", "anchor": [0, 0, 0],)"
+        R"( "axis": [0, 1, 0], "motor": {"velocity": 0.3, "max_force": 10}}])",
+        R"(, "controls": [{"name": "swing", "joint": "hinge", "keys": ["ArrowLeft", "ArrowRight"], "speed": 0.5}])");
+    std::vector<OperatorControl> controls;
+    SceneOptions options;
+    options.controls = &controls;
+    auto world = load_scene_json(test::first_party_plugins(), json, kData, "good.json", options);
+    ASSERT_EQ(controls.size(), 1u);
+    EXPECT_EQ(controls[0].name, "swing");
+    EXPECT_EQ(controls[0].target, OperatorControl::Target::joint);
+    EXPECT_EQ(controls[0].index, world->joint("hinge"));
+    EXPECT_EQ(controls[0].keys[0], "ArrowLeft");
+    EXPECT_EQ(controls[0].keys[1], "ArrowRight");
+    EXPECT_EQ(controls[0].speed, 0.5);
+}
+
 TEST(SceneErrors, FormatIsRequiredAndChecked) {
     expect_error(R"({"bodies": []})", "/format", {"missing required key 'format'", "pivot-scene/1"});
     expect_error(R"({"format": "pivot-scene/2"})", "/format", {"unsupported format", "pivot-scene/2"});

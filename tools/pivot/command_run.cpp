@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "common/error.hpp"
 #include "lcp/lcp_file.hpp"
+#include "replay.hpp"
 #include "scene/scene_loader.hpp"
 
 namespace pivot::cli {
@@ -40,6 +41,10 @@ const char* kUsage =
     "  --joints FILE.csv      joints: time,joint,coordinate,rate,motor_effort,fx,fy,fz,tx,ty,tz,error\n"
     "  --ropes FILE.csv       ropes: time,rope,length,path_length,tension\n"
     "  --summary FILE.json    run summary (steps, times, solver, joint error, penetration, energy)\n"
+    "  --html FILE.html       a self-contained page that plays the run back in 3-D and plots it\n"
+    "                         (docs/viewer.md); opens offline in any browser\n"
+    "  --html-fps F           frames kept per second of simulated time in --html (default 60)\n"
+    "  --html-frames N        at most N frames in --html (default 20000; longer runs keep fewer)\n"
     "  --dump-lcp DIR         writes every island problem as DIR/stepNNNNNN_islandNNNN.txt (pivot-lcp/1)\n"
     "  --quiet                prints nothing but errors\n"
     "  --plugins PATH         more plugin files or folders (repeatable)\n"
@@ -219,6 +224,9 @@ int run(Arguments& args) {
     const auto ropes_file = args.option("--ropes");
     const auto summary_file = args.option("--summary");
     const auto dump_dir = args.option("--dump-lcp");
+    const auto html_file = args.option("--html");
+    const auto html_fps_text = args.option("--html-fps");
+    const auto html_frames_text = args.option("--html-frames");
     const bool quiet = args.flag("--quiet");
     const auto files = args.positionals();
     if (files.size() != 1) throw UsageError{"expected exactly one SCENE.json"};
@@ -226,6 +234,9 @@ int run(Arguments& args) {
     const double duration_s = duration ? parse_positive("--duration", *duration) : 1.0;
     const uint64_t fixed_steps = steps_text ? parse_count("--steps", *steps_text) : 0;  // 0: by duration
     const uint64_t every = every_text ? parse_count("--every", *every_text) : 1;
+    if ((html_fps_text || html_frames_text) && !html_file) throw UsageError{"--html-fps and --html-frames need --html"};
+    const double html_fps = html_fps_text ? parse_positive("--html-fps", *html_fps_text) : 60.0;
+    const uint64_t html_frames = html_frames_text ? parse_count("--html-frames", *html_frames_text) : 20'000;
     const std::string& scene_file = files[0];
 
     PluginRegistry registry;
@@ -280,6 +291,23 @@ int run(Arguments& args) {
             });
         }
 
+        // The replay (docs/viewer.md): the page first, so a missing one
+        // fails before the run; a frame every `frame_every` steps, the
+        // last step always.
+        std::string page;
+        nlohmann::json replay, frames = nlohmann::json::array();
+        FrameSeries series;
+        uint64_t frame_every = 1;
+        if (html_file) {
+            page = read_viewer_page();
+            open_output(*html_file);  // writable: said now, not after the run
+            replay = scene_geometry(*world, scene_file, "pivot-replay/1");
+            frame_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(1.0 / (html_fps * h))));
+            frame_every = std::max(frame_every, (steps + html_frames - 1) / html_frames);
+            frames.push_back(frame_of(*world));
+            series.close_frame(world->time(), world->energy().total());
+        }
+
         const double energy_initial = world->energy().total();
         const double time_initial = world->time();
         std::vector<double> step_seconds;
@@ -299,6 +327,13 @@ int run(Arguments& args) {
             const auto start = std::chrono::steady_clock::now();
             world->step();
             step_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (html_file) {
+                series.add_step(*world, step_seconds.back());
+                if (step % frame_every == 0 || step == steps) {
+                    frames.push_back(frame_of(*world));
+                    series.close_frame(world->time(), world->energy().total());
+                }
+            }
             const StepStatistics& s = world->statistics();
             failures += s.solver_failures;
             fallbacks += s.fallbacks;
@@ -377,6 +412,14 @@ int run(Arguments& args) {
             std::ofstream s = open_output(*summary_file);
             s << summary.dump(2) << "\n";
             if (!s.flush()) throw Error(fmt::format("{}: write failed", *summary_file));
+        }
+        if (html_file) {
+            replay["frames"] = std::move(frames);
+            replay["series"] = series.to_json();
+            replay["summary"] = summary;
+            std::ofstream h_out = open_output(*html_file);
+            h_out << page_with_replay(page, replay);
+            if (!h_out.flush()) throw Error(fmt::format("{}: write failed", *html_file));
         }
         if (!quiet) {
             fmt::print("{}: {} steps, {:.6g} s simulated in {:.3g} s ({:.3g}x real time); solver {}: {} failures, "

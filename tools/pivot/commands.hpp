@@ -9,5 +9,6 @@ namespace pivot::cli {
 int command_plugins(std::vector<std::string> args);
 int command_lcp(std::vector<std::string> args);
 int command_run(std::vector<std::string> args);
+int command_serve(std::vector<std::string> args);
 
 }  // namespace pivot::cli

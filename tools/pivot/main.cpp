@@ -17,6 +17,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  run        simulate a scene file (pivot-scene/1)\n"
+    "  serve      step a scene in real time for the viewer page in a browser\n"
     "  plugins    list the loadable plugins, or probe one plugin file\n"
     "  lcp solve  solve a pivot-lcp/1 problem file with a solver plugin\n"
     "\n"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     try {
         if (command == "run") return pivot::cli::command_run(std::move(args));
+        if (command == "serve") return pivot::cli::command_serve(std::move(args));
         if (command == "plugins") return pivot::cli::command_plugins(std::move(args));
         if (command == "lcp") return pivot::cli::command_lcp(std::move(args));
         if (command == "--help" || command == "-h" || command == "help") {
