@@ -96,7 +96,7 @@ function onMessage(ws, text) {
 }
 
 wss.on('connection', (ws) => {
-  ws.send(JSON.stringify({ type: 'scene', ...header('pivot-live/1'), controls: CONTROLS }));
+  ws.send(JSON.stringify({ type: 'scene', ...header('pivot-live/1'), controls: CONTROLS, paused }));
   ws.on('message', (data, isBinary) => onMessage(ws, isBinary ? '' : data.toString('utf8')));
   // A message over the limit: ws closes with 1009 by itself; the error event only says so here.
   ws.on('error', (err) => console.log(`mock_serve: a connection failed: ${err.message}`));
@@ -117,7 +117,8 @@ setInterval(() => {
   } else {
     owed = 0;
   }
-  const message = JSON.stringify({ type: 'frame', ...frame(state), stats: stats(state), controls: controlValues() });
+  const message = JSON.stringify({ type: 'frame', ...frame(state), stats: { ...stats(state), lagging: false },
+    paused, controls: controlValues() });
   for (const ws of wss.clients) if (ws.readyState === ws.OPEN) ws.send(message);
 }, 1000 / 60);
 

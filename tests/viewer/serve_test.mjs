@@ -197,8 +197,10 @@ async function main() {
     const raw = await waitFor(page, () => window.rawSocket.code !== null && window.rawSocket,
       { what: 'the oversized connection to close', timeout: 60000 }).catch(() => false);
     checks.check(raw && raw.opened, 'the second connection opened');
-    checks.check(raw && raw.code === 1009, 'a message over 64 KiB closes its connection with 1009',
+    checks.check(raw && raw.code !== null, 'a message over 64 KiB closes its connection',
       raw ? `code ${raw.code}` : 'not closed');
+    // 1006 would say the connection was cut without a close frame: docs/viewer.md asks for 1009.
+    checks.check(raw && raw.code === 1009, 'the close code is 1009 (message too big)', raw ? `${raw.code}` : '');
     const f1 = await page.evaluate(() => window.pivotViewer.framesReceived);
     const still = await waitFor(page, (n) => window.pivotViewer.framesReceived >= n + 30
       && window.pivotViewer.socket.readyState === WebSocket.OPEN, { arg: f1, what: '30 more frames', timeout: 60000 })

@@ -36,9 +36,8 @@ export class Live {
     const { ui } = this;
     ui.livePanel.hidden = false;
     ui.pauseButton.addEventListener('click', () => {
-      this.paused = !this.paused;
+      this.setPaused(!this.paused);
       this.send({ type: 'pause', paused: this.paused });
-      ui.pauseButton.textContent = this.paused ? 'Resume' : 'Pause';
     });
     ui.resetButton.addEventListener('click', () => this.send({ type: 'reset' }));
     ui.reconnectButton.addEventListener('click', () => this.connect());
@@ -76,6 +75,12 @@ export class Live {
     });
   }
 
+  // The button says what a click does; the server's `paused` (scene and frames) has the last word.
+  setPaused(paused) {
+    this.paused = paused;
+    this.ui.pauseButton.textContent = paused ? 'Resume' : 'Pause';
+  }
+
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
@@ -104,6 +109,8 @@ export class Live {
     this.ui.setScene(header.scene);
     if (this.ui.view) this.ui.view.load(header, []);
     this.framed = false;
+    this.lagging = false;
+    if (typeof header.paused === 'boolean') this.setPaused(header.paused);
     this.resetSeries();
     this.buildControls(header.controls || []);
   }
@@ -207,7 +214,14 @@ export class Live {
       if (maxForce > 0) view.noteForces(maxForce);
       view.setFrame(frame);
     }
+    if (typeof frame.paused === 'boolean' && frame.paused !== this.paused) this.setPaused(frame.paused);
     const stats = frame.stats || {};
+    // The server steps at most 0.1 s per frame when the world cannot keep up with real time: say so.
+    const lagging = Boolean(stats.lagging);
+    if (lagging !== this.lagging) {
+      this.lagging = lagging;
+      this.ui.setStatus(lagging ? 'connected, slower than real time' : 'connected');
+    }
     this.series.time.push(frame.t);
     for (const def of PLOT_SERIES) this.series[def.key].push(stats[def.key] ?? null);
     if (this.series.time.length > 2 * WINDOW_POINTS) {
