@@ -29,6 +29,22 @@ function formatTicks(values) {
   return values.map((v) => String(v));
 }
 
+// Round ticks (1, 2 or 5 times a power of ten) across [min, max]. uPlot's own stop at 1e-16 and show a
+// lone "0" on a residual near 1e-16; these go as fine as doubles do.
+export function niceTicks(min, max, count = 4) {
+  const span = max - min;
+  if (!(span > 0) || !Number.isFinite(span)) return [min];
+  const raw = span / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw * (1 - 1e-9)) || 10 * power;
+  const ticks = [];
+  // The tolerances keep a tick that sits on an end despite rounding (1e-10 / 5e-11 is 2.0000000000000004).
+  for (let k = Math.ceil(min / step - 1e-9); k * step <= max + step * 1e-9; ++k) {
+    ticks.push(Number((k * step).toPrecision(12)));
+  }
+  return ticks;
+}
+
 const SYNC_KEY = 'pivot-time';
 
 export class Plots {
@@ -71,7 +87,7 @@ export class Plots {
       ],
       axes: [
         { size: 30, values: (u, vals) => formatTicks(vals) },
-        { size: 72, values: (u, vals) => formatTicks(vals) },
+        { size: 72, values: (u, vals) => formatTicks(vals), splits: (u, axis, min, max) => niceTicks(min, max) },
       ],
       hooks: {
         // uPlot moves its plot area on a resize or a new scale: the time line must follow.
