@@ -5,11 +5,23 @@
 set -eu
 
 # clang and libclang-rt-14-dev: libFuzzer for the fuzz tests (docs/fuzzing.md);
-# without them those tests only replay their seeds.
+# without them those tests only replay their seeds. The Python module
+# (docs/python.md): python3-dev, pybind11-dev, and NumPy, pytest and
+# matplotlib for its arrays, tests and example. The viewer (docs/viewer.md):
+# chromium for its tests; node and npm below.
 PACKAGES="g++ cmake make pkg-config \
   libeigen3-dev libsuitesparse-dev libboost-dev libfmt-dev libspdlog-dev \
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  clang libclang-rt-14-dev"
+  clang libclang-rt-14-dev \
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib \
+  chromium"
+# Node.js and npm build the viewer page (three.js, uPlot, esbuild from the
+# npm registry). A machine that has them from elsewhere (NodeSource's
+# nodejs ships its own npm, which Debian's npm package would conflict
+# with) keeps them; otherwise Debian's.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES="$PACKAGES nodejs npm"
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -2,7 +2,8 @@
 // plugin_paths first, since everything else may name their plugins),
 // materials, material pairs, bodies, static shapes, cables (they attach to
 // bodies), joints (whose names must not clash with the cables' attachment
-// joints, "<cable>/attach<k>"), ropes (they pass bodies). The structure
+// joints, "<cable>/attach<k>"), ropes (they pass bodies), the operator's
+// controls (they name joints, cables and ropes). The structure
 // (keys, types, references between objects) is checked here, where the JSON
 // Pointer is known; value ranges are World's own checks, whose messages get
 // the file and the pointer prepended, so no rule is written twice.
