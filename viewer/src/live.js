@@ -122,7 +122,16 @@ export class Live {
     list.textContent = '';
     this.controlViews = controls.map((control, index) => {
       const keys = control.keys || [];
-      keys.forEach((key, k) => this.keyMap.set(key, { index, sign: k === 0 ? -1 : 1 }));
+      keys.forEach((key, k) => {
+        const entry = { index, sign: k === 0 ? -1 : 1, key };
+        this.keyMap.set(key, entry);
+        // A letter works with Shift or Caps Lock too ("W" for "w"); the server is sent the scene's spelling.
+        if (key.length === 1) {
+          for (const other of [key.toLowerCase(), key.toUpperCase()]) {
+            if (!this.keyMap.has(other)) this.keyMap.set(other, entry);
+          }
+        }
+      });
       const box = document.createElement('div');
       box.className = 'control';
       const head = document.createElement('div');
@@ -163,6 +172,8 @@ export class Live {
   }
 
   onKey(e, down) {
+    // Ctrl+S and the like stay the browser's; a key up always counts, or a held key could stick.
+    if (down && (e.ctrlKey || e.metaKey || e.altKey)) return;
     const target = this.keyMap.get(e.key);
     if (!target) {
       if (down && e.key === ' ' && !e.repeat && e.target === document.body) {
@@ -174,10 +185,11 @@ export class Live {
     e.preventDefault();
     // The server keeps a key's state from down to up: auto-repeat would only say again what it knows.
     if (e.repeat) return;
-    if (down === this.held.has(e.key)) return;
-    if (down) this.held.add(e.key);
-    else this.held.delete(e.key);
-    this.send({ type: 'key', key: e.key, down });
+    const { key } = target;
+    if (down === this.held.has(key)) return;
+    if (down) this.held.add(key);
+    else this.held.delete(key);
+    this.send({ type: 'key', key, down });
     this.markKeys();
   }
 
