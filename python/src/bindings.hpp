@@ -6,15 +6,18 @@
 #ifndef PIVOT_PYTHON_BINDINGS_HPP
 #define PIVOT_PYTHON_BINDINGS_HPP
 
+#include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <shared_mutex>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <pivot/pivot.hpp>
@@ -24,6 +27,43 @@ namespace pivot::python {
 namespace py = pybind11;
 using pivot::sdk::check;
 using Error = pivot::sdk::Error;
+
+// The engine's plugin lock: shared by steps, exclusive for whatever loads
+// plugins. Unlike std::shared_mutex (glibc's rwlock lets new readers in
+// while a writer waits), a waiting writer keeps new readers out: worlds that
+// step in a loop on two threads would otherwise keep load_plugins waiting
+// as long as their steps overlap. Neither side holds the GIL while it waits.
+class PluginLock {
+public:
+    void lock_shared() {
+        std::unique_lock<std::mutex> guard(mutex_);
+        changed_.wait(guard, [this] { return !writing_ && writers_waiting_ == 0; });
+        ++readers_;
+    }
+    void unlock_shared() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (--readers_ == 0) changed_.notify_all();
+    }
+    void lock() {
+        std::unique_lock<std::mutex> guard(mutex_);
+        ++writers_waiting_;
+        changed_.wait(guard, [this] { return !writing_ && readers_ == 0; });
+        --writers_waiting_;
+        writing_ = true;
+    }
+    void unlock() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        writing_ = false;
+        changed_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    uint32_t readers_ = 0;
+    uint32_t writers_waiting_ = 0;
+    bool writing_ = false;
+};
 
 // One engine, shared by the Python Engine object and every World made from
 // it, so that the engine outlives its worlds whatever Python frees first.
@@ -38,11 +78,11 @@ public:
     // pivot.h: worlds of one engine may step concurrently provided no thread
     // loads plugins into it meanwhile. Steps hold this shared, whatever loads
     // plugins (load_plugins, a scene with plugin_paths) holds it exclusively.
-    std::shared_mutex& plugin_lock() { return plugin_lock_; }
+    PluginLock& plugin_lock() { return plugin_lock_; }
 
 private:
     pivot_engine* engine_ = nullptr;
-    std::shared_mutex plugin_lock_;
+    PluginLock plugin_lock_;
 };
 
 // What a Python object is made of for a C struct field: strings and arrays
@@ -80,23 +120,64 @@ pivot_rope_desc rope_desc(const py::dict& kwargs, Arena& arena);
 // (a dict) through json.dumps; None gives NULL.
 const char* json_text(py::handle value, Arena& arena, const std::string& what);
 
+// Text that becomes a C string: one with a NUL inside is a ValueError that
+// names `where`, since C would silently read only the part before it.
+const std::string& c_text(const std::string& text, const std::string& where);
+
+// Numbers, by one rule for every argument and keyword (descriptions.cpp):
+// what float() takes but strings (int, float, bool, NumPy scalars, objects
+// with __float__ or __index__), one by one from any sequence, or at once
+// from a NumPy array of a real dtype. The wrong type (a str, a complex, a
+// string array) is a TypeError naming `where`, the wrong count or shape a
+// ValueError.
+double number(py::handle value, const std::string& where);
+void numbers(py::handle value, const std::string& where, double* out, size_t count);
+std::array<double, 3> vector3(py::handle value, const std::string& where);
+// An (rows, columns) C-contiguous float64 array by the same rule: the value
+// itself when it already is one, else a copy.
+py::array_t<double, py::array::c_style> number_rows(py::handle value, const std::string& where, size_t rows,
+                                                    size_t columns);
+
 // The World: the C++ wrapper's world and the engine it belongs to.
+//
+// pivot.h: a world is used by one thread at a time. Calls other than step()
+// hold the GIL, but not throughout: converting their arguments can run
+// Python (__index__, __float__, json.dumps, a sequence's __getitem__), which
+// lets other threads run, and step() releases the GIL for the whole step.
+// So every bound call holds a Use from its first line to its return, and
+// step() runs only while no Use is held, and refuses otherwise; a call made
+// while a step runs is refused too. Calls that merely interleave under the
+// GIL (a thread switch inside an __index__) are allowed: the C calls of each
+// are made with the GIL held, one after the other.
 class World {
+    static constexpr int stepping = -1;  // users_ while step() runs
+
 public:
     World(std::shared_ptr<Engine> engine, pivot_world* world) : engine_(std::move(engine)), world_(world) {}
     World(const World&) = delete;
     World& operator=(const World&) = delete;
 
-    // The world for a call made with the GIL held: refused while this world
-    // steps on another thread (pivot.h: a world is used by one thread at a
-    // time), which only World.step allows since it releases the GIL.
-    pivot::sdk::World& use() {
-        if (stepping_.load()) {
-            throw Error("this World is stepping on another thread: a world is used by one thread at a time");
-        }
-        return world_;
-    }
-    // Steps without the GIL (no Python runs inside a step).
+    // A bound call's hold on the world (see above), taken before it converts
+    // any argument; pivot.Error while the world steps.
+    class Use {
+    public:
+        explicit Use(World& world);
+        ~Use() { --world_.users_; }
+        Use(const Use&) = delete;
+        Use& operator=(const Use&) = delete;
+        pivot::sdk::World& operator*() const { return world_.world_; }
+        pivot::sdk::World* operator->() const { return &world_.world_; }
+
+    private:
+        World& world_;
+    };
+    // `const auto w = self.use();` for a whole call, `self.use()->time()` for one expression (the temporary
+    // lives to its end). No conversion to a World& exists, so the hold cannot end before the world's use does.
+    Use use() { return Use(*this); }
+
+    // Steps without the GIL (no Python runs inside a step); pivot.Error while
+    // any other call on this world is inside (another thread's, or the one
+    // that calls step() from an __index__ it runs).
     void step(uint32_t steps);
     const std::shared_ptr<Engine>& engine() const { return engine_; }
     std::vector<double>& scratch() { return scratch_; }
@@ -104,7 +185,9 @@ public:
 private:
     std::shared_ptr<Engine> engine_;  // first: destroyed after world_
     pivot::sdk::World world_;
-    std::atomic<bool> stepping_{false};
+    // Bound calls inside, or `stepping`. Changed only with the GIL held (step() takes and gives it back with the
+    // GIL); atomic since a thread that steps reads it back after releasing the GIL.
+    std::atomic<int> users_{0};
     std::vector<double> scratch_;  // positions when only a cable's velocities are asked for
 };
 

@@ -3,8 +3,10 @@
 // field (units in pivot.h and in the docstrings of world.cpp).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,19 +18,11 @@ namespace {
 
 std::string type_name(py::handle value) { return Py_TYPE(value.ptr())->tp_name; }
 
-double number(py::handle value, const std::string& where) {
-    // PyFloat_AsDouble takes what float() takes but strings: numbers, NumPy scalars, objects with __float__.
-    const double x = PyFloat_AsDouble(value.ptr());
-    if (x == -1.0 && PyErr_Occurred() != nullptr) {
-        PyErr_Clear();
-        throw py::type_error(where + ": a number, not " + type_name(value));
-    }
-    return x;
-}
-
 int64_t integer(py::handle value, const std::string& where, int64_t low, int64_t high) {
     PyObject* index = PyNumber_Index(value.ptr());
     if (index == nullptr) {
+        // Not an integer: our message; what else an __index__ raised is its own.
+        if (PyErr_ExceptionMatches(PyExc_TypeError) == 0) throw py::error_already_set();
         PyErr_Clear();
         throw py::type_error(where + ": an integer, not " + type_name(value));
     }
@@ -60,13 +54,6 @@ py::sequence sequence(py::handle value, const std::string& where, const char* of
         throw py::type_error(where + ": " + of + ", not " + type_name(value));
     }
     return py::reinterpret_borrow<py::sequence>(value);
-}
-
-void numbers(py::handle value, const std::string& where, double* out, size_t n) {
-    const std::string of = std::to_string(n) + " numbers";
-    const py::sequence s = sequence(value, where, of.c_str());
-    if (s.size() != n) throw py::value_error(where + ": " + of + ", not " + std::to_string(s.size()));
-    for (size_t k = 0; k < n; ++k) out[k] = number(s[k], where + "[" + std::to_string(k) + "]");
 }
 
 // An inertia tensor: 9 values row-major, a 3 x 3 nested sequence (a NumPy
@@ -115,7 +102,7 @@ public:
             if (v.is_none()) {
                 d.*field = nullptr;
             } else if (py::isinstance<py::str>(v)) {
-                d.*field = a.keep(v.cast<std::string>());
+                d.*field = a.keep(c_text(v.cast<std::string>(), w));
             } else {
                 throw py::type_error(w + ": a str, not " + type_name(v));
             }
@@ -177,11 +164,109 @@ const Fields<pivot_shape_desc>& shape_fields() {
     return fields;
 }
 
+// A NumPy array whose elements convert to double by a cast (bool, integers,
+// floats) as one C-contiguous float64 array (itself, or a copy); nothing for
+// anything else. Object arrays go element by element like a list, so that
+// one of numbers converts and one of strings is refused as a list of them.
+std::optional<py::array_t<double, py::array::c_style>> real_array(py::handle value, const std::string& where) {
+    // An ndarray exists only once NumPy is imported; asking pybind11 before that would import it for a tuple
+    // (import pivot and create_world(gravity=(0, 0, -9.81)) do not need NumPy).
+    if (PyDict_GetItemString(PyImport_GetModuleDict(), "numpy") == nullptr || !py::isinstance<py::array>(value)) {
+        return std::nullopt;
+    }
+    const py::dtype dtype = py::reinterpret_borrow<py::array>(value).dtype();
+    const char kind = dtype.kind();
+    if (kind == 'O') return std::nullopt;
+    if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f') {
+        // Strings, complex numbers (NumPy's cast would drop the imaginary part), dates, records.
+        throw py::type_error(where + ": numbers, not an array of " + py::str(py::handle(dtype)).cast<std::string>());
+    }
+    const py::array converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!converted) throw py::error_already_set();
+    if ((converted.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0) {
+        return py::reinterpret_borrow<py::array_t<double, py::array::c_style>>(converted);
+    }
+    // A C-contiguous float64 view at an odd address (np.frombuffer(b, offset=1)) passes as it is: copied byte by
+    // byte into an aligned array, since reading a double at a misaligned address is undefined behaviour.
+    py::array_t<double, py::array::c_style> copy(
+        std::vector<py::ssize_t>(converted.shape(), converted.shape() + converted.ndim()));
+    std::memcpy(copy.mutable_data(), converted.data(), static_cast<size_t>(converted.nbytes()));
+    return copy;
+}
+
 }  // namespace
+
+const std::string& c_text(const std::string& text, const std::string& where) {
+    if (text.find('\0') != std::string::npos) {
+        throw py::value_error(where + ": text without NUL characters (C would read only the part before the first)");
+    }
+    return text;
+}
+
+double number(py::handle value, const std::string& where) {
+    // PyFloat_AsDouble takes __float__ and __index__, never parses text (float("1") would). Refused before it:
+    // a str or bytes subclass with a __float__, and NumPy's complex scalars (a complex whose __float__ drops the
+    // imaginary part).
+    if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr()) || PyComplex_Check(value.ptr())) {
+        throw py::type_error(where + ": a real number, not " + type_name(value));
+    }
+    const double x = PyFloat_AsDouble(value.ptr());
+    if (x == -1.0 && PyErr_Occurred() != nullptr) {
+        // Not a number: our message; what else a __float__ or __index__ raised is its own.
+        if (PyErr_ExceptionMatches(PyExc_TypeError) == 0) throw py::error_already_set();
+        PyErr_Clear();
+        throw py::type_error(where + ": a number, not " + type_name(value));
+    }
+    return x;
+}
+
+void numbers(py::handle value, const std::string& where, double* out, size_t count) {
+    const std::string of = std::to_string(count) + " numbers";
+    if (auto array = real_array(value, where)) {
+        if (array->ndim() != 1 || static_cast<size_t>(array->shape(0)) != count) {
+            throw py::value_error(where + ": " + of + ", not an array of shape " +
+                                  py::str(array->attr("shape")).cast<std::string>());
+        }
+        std::copy_n(array->data(), count, out);
+        return;
+    }
+    const py::sequence s = sequence(value, where, of.c_str());
+    if (s.size() != count) throw py::value_error(where + ": " + of + ", not " + std::to_string(s.size()));
+    for (size_t k = 0; k < count; ++k) out[k] = number(s[k], where + "[" + std::to_string(k) + "]");
+}
+
+std::array<double, 3> vector3(py::handle value, const std::string& where) {
+    std::array<double, 3> v{};
+    numbers(value, where, v.data(), 3);
+    return v;
+}
+
+py::array_t<double, py::array::c_style> number_rows(py::handle value, const std::string& where, size_t rows,
+                                                    size_t columns) {
+    const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(columns) + ")";
+    if (auto array = real_array(value, where)) {
+        if (array->ndim() != 2 || static_cast<size_t>(array->shape(0)) != rows ||
+            static_cast<size_t>(array->shape(1)) != columns) {
+            throw py::value_error(where + ": an array of shape " + shape + ", not " +
+                                  py::str(array->attr("shape")).cast<std::string>());
+        }
+        return *array;
+    }
+    const py::sequence s = sequence(value, where, ("an array of shape " + shape).c_str());
+    if (s.size() != rows) {
+        throw py::value_error(where + ": " + std::to_string(rows) + " rows of " + std::to_string(columns) +
+                              " numbers, not " + std::to_string(s.size()) + " rows");
+    }
+    py::array_t<double, py::array::c_style> out({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(columns)});
+    for (size_t r = 0; r < rows; ++r) {
+        numbers(s[r], where + "[" + std::to_string(r) + "]", out.mutable_data() + r * columns, columns);
+    }
+    return out;
+}
 
 const char* json_text(py::handle value, Arena& arena, const std::string& what) {
     if (value.is_none()) return nullptr;
-    if (py::isinstance<py::str>(value)) return arena.keep(value.cast<std::string>());
+    if (py::isinstance<py::str>(value)) return arena.keep(c_text(value.cast<std::string>(), what));
     try {
         return arena.keep(py::module_::import("json").attr("dumps")(value).cast<std::string>());
     } catch (py::error_already_set& e) {

@@ -53,29 +53,45 @@ py::dict plugin_dict(const Engine& engine, uint32_t plugin) {
     return d;
 }
 
+// What may load plugins into the engine (load_plugins, and a scene's
+// settings.plugin_paths) runs `load` with no other use of the engine's plugin
+// registry under way (pivot.h: worlds may run concurrently provided no thread
+// loads plugins). Two kinds of use read the registry: steps, which hold the
+// plugin lock shared without the GIL, and everything else (create_world,
+// plugins(), find_plugin(), a World's add_joint, add_material, add_cable,
+// set_solver, ...), which runs with the GIL held. So `load` runs holding the
+// plugin lock exclusively and the GIL. The lock is taken first, without the
+// GIL, so that Python threads go on while running steps finish; then the GIL.
+// No deadlock: a thread holding the GIL never waits for the plugin lock (a
+// step gives up the GIL before it takes the lock shared, and reacquires the
+// GIL after it let go of the lock), so the GIL comes free while the loader
+// holds the lock; and a step waiting for the lock while the loader holds both
+// holds neither.
+template <class Load>
+void loading_plugins(Engine& engine, Load load) {
+    py::gil_scoped_release unlocked;
+    std::unique_lock<PluginLock> lock(engine.plugin_lock());
+    py::gil_scoped_acquire locked;
+    load();
+}
+
 std::unique_ptr<World> from_file(Engine& engine, const std::filesystem::path& scene_file) {
+    const std::string file = c_text(scene_file.string(), "load_scene(): path");
     pivot_world* world = nullptr;
-    {
-        // A scene's settings.plugin_paths load plugins: no other World of this engine may step meanwhile.
-        py::gil_scoped_release unlocked;
-        std::unique_lock<std::shared_mutex> lock(engine.plugin_lock());
-        check(pivot_world_create_from_file(engine.handle(), scene_file.string().c_str(), &world));
-    }
+    loading_plugins(engine, [&] { check(pivot_world_create_from_file(engine.handle(), file.c_str(), &world)); });
     return std::make_unique<World>(engine.shared_from_this(), world);
 }
 
 std::unique_ptr<World> from_json(Engine& engine, const py::object& scene, const std::filesystem::path& base_dir) {
     Arena arena;
-    const char* text = py::isinstance<py::bytes>(scene) ? arena.keep(scene.cast<std::string>())
-                                                        : json_text(scene, arena, "scene_from_json(): scene");
+    const char* text = py::isinstance<py::bytes>(scene)
+                           ? arena.keep(c_text(scene.cast<std::string>(), "scene_from_json(): scene"))
+                           : json_text(scene, arena, "scene_from_json(): scene");
     if (text == nullptr) throw py::type_error("scene_from_json(): scene: JSON text or a dict, not None");
-    const std::string base = base_dir.string();
+    const std::string base = c_text(base_dir.string(), "scene_from_json(): base_dir");
     pivot_world* world = nullptr;
-    {
-        py::gil_scoped_release unlocked;
-        std::unique_lock<std::shared_mutex> lock(engine.plugin_lock());
-        check(pivot_world_create_from_json(engine.handle(), text, base.c_str(), &world));
-    }
+    const auto load = [&] { check(pivot_world_create_from_json(engine.handle(), text, base.c_str(), &world)); };
+    loading_plugins(engine, load);
     return std::make_unique<World>(engine.shared_from_this(), world);
 }
 
@@ -101,17 +117,16 @@ loads none at all. Every World keeps its Engine alive, so
 
 Threads: worlds of one engine may step concurrently on different threads
 (World.step releases the GIL); loading plugins (load_plugins, or a scene
-whose settings.plugin_paths name plugins) waits until no World of this
-engine is stepping.)doc")
+whose settings.plugin_paths name plugins) waits, letting other Python
+threads run, until no World of this engine is stepping, then loads holding
+the GIL, so that nothing reads the plugins while they change.)doc")
         .def(py::init([](bool empty) { return std::make_shared<Engine>(empty); }), py::arg("empty") = false,
              "Loads the first-party plugins and those of PIVOT_PLUGIN_PATH (none at all with empty=True).")
         .def(
             "load_plugins",
             [](Engine& self, const std::filesystem::path& path) {
-                const std::string file = path.string();
-                py::gil_scoped_release unlocked;
-                std::unique_lock<std::shared_mutex> lock(self.plugin_lock());
-                check(pivot_engine_load_plugins(self.handle(), file.c_str()));
+                const std::string file = c_text(path.string(), "load_plugins(): path");
+                loading_plugins(self, [&] { check(pivot_engine_load_plugins(self.handle(), file.c_str())); });
             },
             py::arg("path"),
             "Loads a plugin library (a .so file), or every plugin library directly in a folder. A library with "
@@ -132,8 +147,10 @@ engine is stepping.)doc")
         .def(
             "find_plugin",
             [](const Engine& self, const std::string& kind, const std::string& name) {
+                const uint32_t of = kind_of(kind);
+                const std::string& id = c_text(name, "find_plugin(): name");
                 uint32_t plugin = 0;
-                check(pivot_engine_find_plugin(self.handle(), kind_of(kind), name.c_str(), &plugin));
+                check(pivot_engine_find_plugin(self.handle(), of, id.c_str(), &plugin));
                 return plugin_dict(self, plugin);
             },
             py::arg("kind"), py::arg("name"),

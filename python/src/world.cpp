@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -15,17 +16,31 @@
 
 namespace pivot::python {
 
+World::Use::Use(World& world) : world_(world) {
+    int users = world.users_.load();
+    do {
+        if (users == stepping) {
+            throw Error("this World is stepping on another thread: a world is used by one thread at a time");
+        }
+    } while (!world.users_.compare_exchange_weak(users, users + 1));
+}
+
 void World::step(uint32_t steps) {
-    if (stepping_.exchange(true)) {
-        throw Error("this World is stepping on another thread: a world is used by one thread at a time");
+    int idle = 0;
+    if (!users_.compare_exchange_strong(idle, stepping)) {
+        throw Error(idle == stepping
+                        ? "this World is stepping on another thread: a world is used by one thread at a time"
+                        : "step(): another call on this World has not returned (on another thread, or the call "
+                          "whose argument conversion calls step()): a world is used by one thread at a time");
     }
+    // Declared before the GIL is released, so given back with the GIL held again.
     struct Done {
-        std::atomic<bool>& stepping;
-        ~Done() { stepping = false; }
-    } done{stepping_};
+        std::atomic<int>& users;
+        ~Done() { users = 0; }
+    } done{users_};
     // No Python runs inside a step: other Python threads go on meanwhile.
     py::gil_scoped_release unlocked;
-    std::shared_lock<std::shared_mutex> lock(engine_->plugin_lock());
+    std::shared_lock<PluginLock> lock(engine_->plugin_lock());
     world_.step(steps);
 }
 
@@ -51,7 +66,7 @@ const char* kind_name(Kind kind) {
 // A body, joint, cable or rope given by index (int) or by name (str).
 uint32_t index_of(pivot::sdk::World& w, const py::handle& which, Kind kind) {
     if (py::isinstance<py::str>(which)) {
-        const std::string name = which.cast<std::string>();
+        const std::string name = c_text(which.cast<std::string>(), kind_name(kind));
         switch (kind) {
             case Kind::body: return w.find_body(name);
             case Kind::joint: return w.find_joint(name);
@@ -61,6 +76,9 @@ uint32_t index_of(pivot::sdk::World& w, const py::handle& which, Kind kind) {
     }
     PyObject* index = PyNumber_Index(which.ptr());
     if (index == nullptr) {
+        // Not an integer: our message. Anything else an __index__ raised (pivot.Error from a call back into
+        // this World) is its own.
+        if (PyErr_ExceptionMatches(PyExc_TypeError) == 0) throw py::error_already_set();
         PyErr_Clear();
         throw py::type_error(std::string(kind_name(kind)) + ": an index (int) or a name (str), not " +
                              Py_TYPE(which.ptr())->tp_name);
@@ -76,14 +94,21 @@ uint32_t index_of(pivot::sdk::World& w, const py::handle& which, Kind kind) {
 }
 
 // The array a result is written into: a new one, or `out` when given, which
-// must be a writable C-contiguous float64 array of exactly that shape (so
-// the engine writes into its memory: no conversion, no copy).
+// must be a writable, aligned, C-contiguous, native float64 array of exactly
+// that shape (so the engine writes into its memory: no conversion, no copy).
 Array output(const py::object& out, const std::vector<py::ssize_t>& shape, const char* what) {
     if (out.is_none()) return Array(shape);
+    // The type check takes the layout and a native-order float64 dtype (not byte-swapped float64).
     if (!py::isinstance<Array>(out)) {
         throw py::type_error(std::string(what) + ": out must be a C-contiguous float64 numpy.ndarray");
     }
     auto array = py::reinterpret_borrow<Array>(out);
+    // A view at an odd offset of a buffer (np.frombuffer(b, offset=1)) is C-contiguous float64 too, but the
+    // engine writes through a double*, which must be aligned.
+    if ((array.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) == 0) {
+        throw py::type_error(std::string(what) + ": out must be an aligned array (its data is not at a multiple "
+                             "of 8 bytes)");
+    }
     const std::vector<py::ssize_t> has(array.shape(), array.shape() + array.ndim());
     if (has != shape) {
         std::string want;
@@ -92,20 +117,6 @@ Array output(const py::object& out, const std::vector<py::ssize_t>& shape, const
     }
     if (!array.writeable()) throw py::value_error(std::string(what) + ": out is read-only");
     return array;
-}
-
-void numbers(const py::handle& value, double* out, size_t n, const char* what) {
-    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-    if (!a || a.ndim() != 1 || static_cast<size_t>(a.shape(0)) != n) {
-        throw py::value_error(std::string(what) + ": " + std::to_string(n) + " numbers");
-    }
-    std::memcpy(out, a.data(), n * sizeof(double));
-}
-
-std::array<double, 3> vector3(const py::handle& value, const char* what) {
-    std::array<double, 3> v{};
-    numbers(value, v.data(), 3, what);
-    return v;
 }
 
 Array copy_of(const double* data, py::ssize_t n) {
@@ -254,18 +265,34 @@ Array body_states(pivot::sdk::World& w, const py::object& out) {
 }
 
 void set_body_states(pivot::sdk::World& w, const py::object& states) {
-    const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(states);
     const uint32_t n = w.body_count();
-    if (!a || a.ndim() != 2 || a.shape(0) != static_cast<py::ssize_t>(n) || a.shape(1) != 13) {
-        throw py::value_error("set_body_states(): states must be an (n, 13) array, n = " + std::to_string(n) +
-                              " bodies (the layout of body_states())");
-    }
+    const Array a = number_rows(states, "set_body_states(): states (the layout of body_states())", n, 13);
+    std::vector<uint32_t> live;
     for (uint32_t b = 0; b < n; ++b) {
-        const double* row = a.data() + 13 * static_cast<size_t>(b);
-        if (pivot_world_removed(w.handle(), PIVOT_OBJECT_BODY, b) != 0 || std::isnan(row[0])) continue;
+        if (pivot_world_removed(w.handle(), PIVOT_OBJECT_BODY, b) == 0 && !std::isnan(a.data()[13 * size_t{b}])) {
+            live.push_back(b);
+        }
+    }
+    // Each pivot_world_set_body is all or nothing, but a row can be refused after others were set (a quaternion
+    // far from unit length, a disabled body's velocity, whatever an element plugin refuses), and a failed call
+    // changes nothing: the rows set before it are undone from a state saved first. (Setting them back from
+    // pivot_world_get_body would not be bit-exact: pivot_world_set_body normalizes the quaternion.)
+    std::vector<char> saved;
+    if (live.size() > 1) {
+        size_t size = 0;
+        pivot_world_save_state(w.handle(), nullptr, 0, &size);  // "buffer too small", with the size
+        saved.resize(size);
+        check(pivot_world_save_state(w.handle(), saved.data(), saved.size(), &size));
+    }
+    for (const uint32_t b : live) {
         pivot_body_state s;
-        std::memcpy(&s, row, sizeof s);
-        check(pivot_world_set_body(w.handle(), b, &s));
+        std::memcpy(&s, a.data() + 13 * size_t{b}, sizeof s);
+        if (pivot_world_set_body(w.handle(), b, &s) == PIVOT_OK) continue;
+        const std::string refused = pivot_last_error();
+        if (!saved.empty() && pivot_world_restore_state(w.handle(), saved.data(), saved.size()) != PIVOT_OK) {
+            throw Error(refused + " (and restoring the rows set before it failed: " + pivot_last_error() + ")");
+        }
+        throw Error(refused);
     }
 }
 
@@ -279,7 +306,8 @@ uint32_t node_count(pivot::sdk::World& w, uint32_t cable) {
 }
 
 Array cable_nodes(World& self, const py::object& cable, const py::object& out, bool velocities) {
-    pivot::sdk::World& w = self.use();
+    const auto use = self.use();
+    pivot::sdk::World& w = *use;
     const uint32_t c = index_of(w, cable, Kind::cable);
     const uint32_t nodes = node_count(w, c);
     Array a = output(out, {static_cast<py::ssize_t>(nodes), 3}, velocities ? "cable_velocities()" : "cable_nodes()");
@@ -298,8 +326,8 @@ Array cable_nodes(World& self, const py::object& cable, const py::object& out, b
 template <class R, class... Args>
 auto on(Kind kind, R (*f)(pivot::sdk::World&, uint32_t, Args...)) {
     return [kind, f](World& self, const py::object& which, Args... rest) -> R {
-        pivot::sdk::World& w = self.use();
-        return f(w, index_of(w, which, kind), rest...);
+        const auto use = self.use();
+        return f(*use, index_of(*use, which, kind), rest...);
     };
 }
 
@@ -319,7 +347,9 @@ call raises pivot.Error with the engine's message and changes nothing.
 Threads: a World is used by one thread at a time. step() releases the GIL,
 so other Python threads run meanwhile (and other worlds may step
 concurrently); calling this World from another thread while it steps raises
-pivot.Error. The World keeps its Engine alive.)doc")
+pivot.Error, and so does step() while another call on this World has not
+returned (one whose argument conversion runs Python: __index__, __float__).
+The World keeps its Engine alive.)doc")
         .def_property_readonly("engine", [](const World& self) { return self.engine(); }, "The Engine of this world.")
         // ---------------------------------------------------------------- stepping
         .def(
@@ -333,13 +363,14 @@ pivot.Error. The World keeps its Engine alive.)doc")
             py::arg("n") = 1,
             "Advances by n time steps, without the GIL. On failure (pivot.Error) the world is as it was before "
             "the failing step; the earlier steps of the call are kept.")
-        .def_property_readonly("time", [](World& self) { return self.use().time(); }, "Simulated time (s).")
-        .def_property_readonly("timestep", [](World& self) { return self.use().timestep(); }, "Time step (s).")
+        .def_property_readonly("time", [](World& self) { return self.use()->time(); }, "Simulated time (s).")
+        .def_property_readonly("timestep", [](World& self) { return self.use()->timestep(); }, "Time step (s).")
         // ---------------------------------------------------------------- building
         .def(
             "add_material", [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                self.use().add_material(material_desc(kw, arena));
+                use->add_material(material_desc(kw, arena));
             },
             R"doc(Adds a contact material (pivot_material_desc). Keywords: name ("default" replaces the
 default material), friction_model (friction plugin id or short name; default "pivot.friction.box"),
@@ -348,9 +379,10 @@ friction_params (dict or JSON text of the model's parameters; default {"mu": 0.5
         .def(
             "add_material_pair",
             [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
                 const pivot_material_pair_desc pair = material_pair_desc(kw, arena);
-                check(pivot_world_add_material_pair(self.use().handle(), &pair));
+                check(pivot_world_add_material_pair(use->handle(), &pair));
             },
             R"doc(What contacts between two materials use instead of the combination rule
 (pivot_material_pair_desc). Keywords: material1, material2 (names), friction_model, friction_params
@@ -358,8 +390,9 @@ friction_params (dict or JSON text of the model's parameters; default {"mu": 0.5
 (N s/m); each of the last three given replaces the rule's value.)doc")
         .def(
             "add_static_shape", [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                self.use().add_static_shape(shape_desc(kw, arena, "add_static_shape()"));
+                use->add_static_shape(shape_desc(kw, arena, "add_static_shape()"));
             },
             R"doc(Adds a shape fixed in the world (pivot_shape_desc). Keywords: type ("sphere", "box",
 "capsule", "cylinder", "plane"), radius (m), length (m, along local z), size (3 full edge lengths, m),
@@ -368,8 +401,9 @@ normal (plane: n.x <= offset is solid; default (0, 0, 1)), offset (m), position 
         .def(
             "add_body",
             [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                return self.use().add_body(body_desc(kw, arena));
+                return use->add_body(body_desc(kw, arena));
             },
             R"doc(Adds a rigid body (pivot_body_desc) and returns its index. Keywords: name (unique;
 omitted: "#<index>"), fixed (bool), mass (kg, default 1), inertia (kg m^2 at the centre of mass, body
@@ -381,8 +415,9 @@ angular_damping (N m s/rad), friction_params (dict or JSON: the body's own frict
         .def(
             "add_joint",
             [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                return self.use().add_joint(joint_desc(kw, arena));
+                return use->add_joint(joint_desc(kw, arena));
             },
             R"doc(Adds a joint (pivot_joint_desc) and returns its index. Keywords: name, type ("fixed",
 "spherical", "revolute", "prismatic", "cylindrical", "universal", "distance" or a joint plugin id),
@@ -397,8 +432,9 @@ break_force (N), break_torque (N m).)doc")
         .def(
             "add_cable",
             [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                return self.use().add_cable(cable_desc(kw, arena));
+                return use->add_cable(cable_desc(kw, arena));
             },
             R"doc(Adds an ANCF cable (pivot_cable_desc), a straight chain of equal elements at rest, and
 returns its index; each attachment adds a joint "<cable>/attach<k>". Keywords: name, elements (>= 1),
@@ -410,40 +446,57 @@ reel_speed (m/s), min_length, max_length (m).)doc")
         .def(
             "add_rope",
             [](World& self, const py::kwargs& kw) {
+                const auto use = self.use();
                 Arena arena;
-                return self.use().add_rope(rope_desc(kw, arena));
+                return use->add_rope(rope_desc(kw, arena));
             },
             R"doc(Adds a massless rope reeved over sheaves (pivot_rope_desc) and returns its index.
 Keywords: name, points (a list of dicts: body (name; default "world"), point (m, world), axis (the
 sheave's axis), radius (m; 0 for a point)), length (m; 0: the route's length), stiffness (N, EA; 0:
 inextensible), damping (N s/m), reel_speed (m/s), min_length, max_length (m).)doc")
         // ---------------------------------------------------------------- names
-        .def_property_readonly("body_names", [](World& self) { return names(self.use(), Kind::body); },
+        .def_property_readonly("body_names", [](World& self) { return names(*self.use(), Kind::body); },
                                "Names of the bodies, by index (removed ones included).")
-        .def_property_readonly("joint_names", [](World& self) { return names(self.use(), Kind::joint); },
+        .def_property_readonly("joint_names", [](World& self) { return names(*self.use(), Kind::joint); },
                                "Names of the joints, by index (a cable's attachments: \"<cable>/attach<k>\").")
-        .def_property_readonly("cable_names", [](World& self) { return names(self.use(), Kind::cable); },
+        .def_property_readonly("cable_names", [](World& self) { return names(*self.use(), Kind::cable); },
                                "Names of the cables, by index.")
-        .def_property_readonly("rope_names", [](World& self) { return names(self.use(), Kind::rope); },
+        .def_property_readonly("rope_names", [](World& self) { return names(*self.use(), Kind::rope); },
                                "Names of the ropes, by index.")
-        .def_property_readonly("body_count", [](World& self) { return self.use().body_count(); },
+        .def_property_readonly("body_count", [](World& self) { return self.use()->body_count(); },
                                "Number of bodies (removed ones included).")
-        .def_property_readonly("joint_count", [](World& self) { return self.use().joint_count(); },
+        .def_property_readonly("joint_count", [](World& self) { return self.use()->joint_count(); },
                                "Number of joints (removed ones included).")
-        .def_property_readonly("cable_count", [](World& self) { return self.use().cable_count(); },
+        .def_property_readonly("cable_count", [](World& self) { return self.use()->cable_count(); },
                                "Number of cables (removed ones included).")
-        .def_property_readonly("rope_count", [](World& self) { return self.use().rope_count(); },
+        .def_property_readonly("rope_count", [](World& self) { return self.use()->rope_count(); },
                                "Number of ropes (removed ones included).")
-        .def("find_body", [](World& self, const std::string& name) { return self.use().find_body(name); },
+        .def(
+            "find_body",
+            [](World& self, const std::string& name) {
+                return self.use()->find_body(c_text(name, "find_body(): name"));
+            },
              py::arg("name"), "Index of a body by name (pivot.Error if none).")
-        .def("find_joint", [](World& self, const std::string& name) { return self.use().find_joint(name); },
+        .def(
+            "find_joint",
+            [](World& self, const std::string& name) {
+                return self.use()->find_joint(c_text(name, "find_joint(): name"));
+            },
              py::arg("name"), "Index of a joint by name (pivot.Error if none).")
-        .def("find_cable", [](World& self, const std::string& name) { return self.use().find_cable(name); },
+        .def(
+            "find_cable",
+            [](World& self, const std::string& name) {
+                return self.use()->find_cable(c_text(name, "find_cable(): name"));
+            },
              py::arg("name"), "Index of a cable by name (pivot.Error if none).")
-        .def("find_rope", [](World& self, const std::string& name) { return self.use().find_rope(name); },
+        .def(
+            "find_rope",
+            [](World& self, const std::string& name) {
+                return self.use()->find_rope(c_text(name, "find_rope(): name"));
+            },
              py::arg("name"), "Index of a rope by name (pivot.Error if none).")
         // ---------------------------------------------------------------- bodies
-        .def("body_states", [](World& self, const py::object& out) { return body_states(self.use(), out); },
+        .def("body_states", [](World& self, const py::object& out) { return body_states(*self.use(), out); },
              py::arg("out") = py::none(), R"doc(
 Every body's state as an (n, 13) float64 array, one row per body index:
 columns 0-2 position (m, centre of mass), 3-6 orientation (w, x, y, z),
@@ -452,10 +505,10 @@ removed bodies are NaN. The engine writes each row directly into the
 array's memory (the row is a pivot_body_state); with out= (a C-contiguous
 float64 array of that shape) that array is filled and returned, so a loop
 reuses one buffer.)doc")
-        .def("set_body_states", [](World& self, const py::object& s) { set_body_states(self.use(), s); },
+        .def("set_body_states", [](World& self, const py::object& s) { set_body_states(*self.use(), s); },
              py::arg("states"),
              "Teleports every body: an (n, 13) array in the layout of body_states(); rows starting with NaN "
-             "(removed bodies) are skipped.")
+             "(removed bodies) are skipped. A row the engine refuses raises pivot.Error with no body changed.")
         .def(
             "body_state",
             on(Kind::body,
@@ -487,17 +540,18 @@ reuses one buffer.)doc")
             "set_body_state",
             [](World& self, const py::object& body, const py::object& position, const py::object& orientation,
                const py::object& linear_velocity, const py::object& angular_velocity) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 const uint32_t b = index_of(w, body, Kind::body);
                 pivot_body_state s{};
                 check(pivot_world_get_body(w.handle(), b, &s));
-                if (!position.is_none()) numbers(position, s.position, 3, "set_body_state(): position");
-                if (!orientation.is_none()) numbers(orientation, s.orientation, 4, "set_body_state(): orientation");
+                if (!position.is_none()) numbers(position, "set_body_state(): position", s.position, 3);
+                if (!orientation.is_none()) numbers(orientation, "set_body_state(): orientation", s.orientation, 4);
                 if (!linear_velocity.is_none()) {
-                    numbers(linear_velocity, s.linear_velocity, 3, "set_body_state(): linear_velocity");
+                    numbers(linear_velocity, "set_body_state(): linear_velocity", s.linear_velocity, 3);
                 }
                 if (!angular_velocity.is_none()) {
-                    numbers(angular_velocity, s.angular_velocity, 3, "set_body_state(): angular_velocity");
+                    numbers(angular_velocity, "set_body_state(): angular_velocity", s.angular_velocity, 3);
                 }
                 check(pivot_world_set_body(w.handle(), b, &s));
             },
@@ -509,7 +563,8 @@ reuses one buffer.)doc")
         .def(
             "set_body_force",
             [](World& self, const py::object& body, const py::object& force, const py::object& torque) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 const uint32_t b = index_of(w, body, Kind::body);
                 w.set_body_force(b, vector3(force, "set_body_force(): force"),
                                  vector3(torque, "set_body_force(): torque"));
@@ -527,7 +582,8 @@ reuses one buffer.)doc")
         .def(
             "set_body_friction",
             [](World& self, const py::object& body, const py::object& params) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 const uint32_t b = index_of(w, body, Kind::body);
                 Arena arena;
                 check(pivot_world_set_body_friction(w.handle(), b, json_text(params, arena, "set_body_friction()")));
@@ -650,7 +706,8 @@ is filled in place and returned: no allocation per frame.)doc")
         .def(
             "rope_path",
             [](World& self, const py::object& rope, const py::object& out) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 const uint32_t r = index_of(w, rope, Kind::rope);
                 const uint32_t points = 2 * w.rope(r).point_count;
                 Array a = output(out, {static_cast<py::ssize_t>(points), 3}, "rope_path()");
@@ -669,14 +726,15 @@ is filled in place and returned: no allocation per frame.)doc")
         .def(
             "is_removed",
             [](World& self, const std::string& kind, long long index) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 if (index < 0 || index > std::numeric_limits<uint32_t>::max()) return false;
                 return pivot_world_removed(w.handle(), object_kind(kind), static_cast<uint32_t>(index)) != 0;
             },
             py::arg("kind"), py::arg("index"),
             "Whether the \"body\", \"joint\", \"cable\" or \"rope\" of that index was removed.")
         // ---------------------------------------------------------------- contacts and statistics
-        .def("contacts", [](World& self) { return contacts(self.use()); }, R"doc(
+        .def("contacts", [](World& self) { return contacts(*self.use()); }, R"doc(
 The contacts of the last step as a NumPy structured array, one record per
 contact: body1, body2 (int32 body index; -1 for the world's static shapes
 or a cable), point (3,) m, normal (3,) unit from body 1 to body 2, depth (m,
@@ -684,7 +742,7 @@ or a cable), point (3,) m, normal (3,) unit from body 1 to body 2, depth (m,
 force on body 2, flags (CONTACT_SPECULATIVE: did not touch at the step's
 start; CONTACT_FORCE: carried a normal force), cable1, cable2 (the cable
 index of a side that is a cable, else -1).)doc")
-        .def("statistics", [](World& self) { return statistics(self.use()); }, R"doc(
+        .def("statistics", [](World& self) { return statistics(*self.use()); }, R"doc(
 The last step's statistics (pivot_world_statistics) as a dict: islands,
 rows, solver_failures, fallbacks, solver_iterations, solver_residual (N s),
 max_joint_error (m or rad), step_seconds (s, wall time), kinetic_energy,
@@ -695,35 +753,42 @@ budget_limited, large_islands, contacts_dropped, substeps, joints_broken.)doc")
         .def(
             "set_solver",
             [](World& self, const std::string& solver, const py::object& options) {
-                W& w = self.use();
+                const auto use = self.use();
+                W& w = *use;
                 Arena arena;
-                check(pivot_world_set_solver(w.handle(), solver.c_str(), json_text(options, arena, "set_solver()")));
+                const char* options_text = json_text(options, arena, "set_solver(): options");
+                check(pivot_world_set_solver(w.handle(), c_text(solver, "set_solver(): solver").c_str(), options_text));
             },
             py::arg("solver"), py::arg("options") = py::none(),
             "Swaps the solver between two steps (plugin id or short name; options: dict or JSON text of its "
             "parameters); the warm start is kept. Refused, world unchanged, for an unknown solver or bad options.")
         .def(
             "set_fallback",
-            [](World& self, const std::vector<std::string>& solvers) { self.use().set_fallback(solvers); },
+            [](World& self, const std::vector<std::string>& solvers) {
+                const auto use = self.use();
+                for (const std::string& solver : solvers) c_text(solver, "set_fallback(): solvers");
+                use->set_fallback(solvers);
+            },
             py::arg("solvers"), "The solvers tried in order when the primary one fails (ids or short names).")
         .def_property_readonly(
             "solver",
             [](World& self) -> py::object {
-                const char* id = pivot_world_solver(self.use().handle());
+                const char* id = pivot_world_solver(self.use()->handle());
                 return id != nullptr ? py::str(id) : py::object(py::none());
             },
             "The registered id of the solver that takes every island (\"pivot.solver.pgs\"), or None while the "
             "engine chooses per island.")
-        .def("save_state", [](World& self) { return save_state(self.use()); }, R"doc(
+        .def("save_state", [](World& self) { return save_state(*self.use()); }, R"doc(
 The complete state (time, poses, velocities, forces, motor targets, warm
 starts, contact memory) as bytes, for restore_state() on this world or one
 built the same way, with the same engine version.)doc")
-        .def("restore_state", [](World& self, const py::object& state) { restore_state(self.use(), state); },
+        .def("restore_state", [](World& self, const py::object& state) { restore_state(*self.use(), state); },
              py::arg("state"),
              "Restores bytes from save_state(): the world then continues bitwise as it did after the save. A "
              "state of another world is refused (pivot.Error), the world unchanged.")
         .def("__repr__", [](World& self) {
-            W& w = self.use();
+            const auto use = self.use();
+            W& w = *use;
             return "<pivot.World: " + std::to_string(w.body_count()) + " bodies, " + std::to_string(w.joint_count()) +
                    " joints, " + std::to_string(w.cable_count()) + " cables, t = " + py::str(py::float_(w.time()))
                    .cast<std::string>() + " s>";

@@ -1,5 +1,6 @@
 """A friction-model plugin (tests/plugins/test_friction_box.c, plain C) loaded from Python and used by a scene."""
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -80,3 +81,49 @@ def test_a_value_the_plugin_refuses_is_reported(friction_plugin):
     with pytest.raises(pivot.Error):
         world = engine.scene_from_json(sliding_block_scene("test.friction.box", 7.0))
         world.step(10)
+
+
+def test_loading_waits_for_steps_while_python_and_other_worlds_go_on(friction_plugin, scenes):
+    # load_plugins waits without the GIL until no world of the engine steps,
+    # then loads holding the GIL and the plugin lock, so that neither a step
+    # nor a call that reads the plugins (find_plugin, create_world, a
+    # world's set_solver) runs meanwhile. Meanwhile, no deadlock: this
+    # thread's registry readers and another world's steps go on and finish.
+    engine = pivot.Engine()
+    stepping = engine.load_scene(scenes / "pyramid.json")
+    done = threading.Event()
+    ticks, errors = [], []
+
+    def reader(own):  # a world of its own: a world is used by one thread at a time
+        try:
+            while not done.is_set():
+                assert engine.find_plugin("solver", "pgs")["id"] == "pivot.solver.pgs"
+                own.step(1)
+                own.set_solver("pgs")
+                ticks.append(engine.create_world().body_count)
+        except BaseException as error:  # noqa: B036 (reported below, not lost in the thread)
+            errors.append(error)
+
+    # Made first: load_scene waits for the steps like load_plugins (a scene may name plugins).
+    readers = [threading.Thread(target=reader, args=(engine.load_scene(scenes / "pyramid.json"),)) for _ in range(2)]
+    stepper = threading.Thread(target=stepping.step, args=(1200,))
+    stepper.start()
+    while True:  # until the step is under way
+        try:
+            stepping.time
+        except pivot.Error:
+            break
+        assert stepper.is_alive()
+    for thread in readers:
+        thread.start()
+    try:
+        engine.load_plugins(friction_plugin)
+    finally:
+        done.set()
+        stepper.join()
+        for thread in readers:
+            thread.join()
+    assert not errors
+    assert ticks  # Python ran while the loader waited
+    assert stepping.time == pytest.approx(20.0, abs=1e-9)
+    assert engine.find_plugin("friction", "test.friction.box")["kind"] == "friction"

@@ -308,3 +308,184 @@ def test_a_scene_as_bytes_and_the_repr(engine):
              "bodies": [{"name": "b", "mass": 1.0, "inertia": [1, 1, 1], "position": [0, 0, 1]}]}
     world = engine.scene_from_json(json.dumps(scene).encode())
     assert "1 bodies" in repr(world)
+
+
+class Blocking:
+    """An argument whose conversion (__index__, __float__) waits: the calling thread lets others run meanwhile."""
+
+    def __init__(self, value):
+        self.value = value
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def wait(self):
+        self.entered.set()
+        assert self.release.wait(30)
+        return self.value
+
+    def __index__(self):
+        return self.wait()
+
+    def __float__(self):
+        return float(self.wait())
+
+
+@pytest.mark.parametrize("conversion", ["__index__", "__float__"])
+def test_step_is_refused_while_another_thread_converts_arguments(engine, conversion):
+    # The call holds the world from its first line: a step on another thread
+    # (which releases the GIL for the whole step) would otherwise run inside it.
+    world, ball = free_body(engine)
+    if conversion == "__index__":
+        argument = Blocking(ball)
+        call = lambda: world.body_position(argument)  # noqa: E731
+    else:
+        argument = Blocking(1.0)
+        call = lambda: world.set_body_force(ball, force=(argument, 0, 0))  # noqa: E731
+    results = []
+    caller = threading.Thread(target=lambda: results.append(call()))
+    caller.start()
+    try:
+        assert argument.entered.wait(30)
+        with pytest.raises(pivot.Error, match="another call on this World"):
+            world.step()
+        assert world.time == 0.0  # other calls go on: they hold the GIL for their C calls
+    finally:
+        argument.release.set()
+        caller.join()
+    assert len(results) == 1
+    world.step()  # the call returned: the world steps again
+    assert world.time == pytest.approx(0.01, abs=1e-15)
+
+
+def test_a_conversion_that_calls_back_into_its_world(engine):
+    world, ball = free_body(engine)
+
+    class Steps:
+        def __index__(self):
+            world.step()
+            return ball
+
+    class Reads:
+        def __index__(self):
+            return world.find_body("ball")
+
+    # step() from inside a call on the same thread: refused (its pivot.Error is the call's), not a deadlock.
+    with pytest.raises(pivot.Error, match="another call on this World"):
+        world.body_position(Steps())
+    assert world.time == 0.0
+    # Other calls nest.
+    np.testing.assert_array_equal(world.body_position(Reads()), [0, 0, 10])
+    world.step()
+    assert world.time == pytest.approx(0.01, abs=1e-15)
+
+
+def test_a_refused_row_of_set_body_states_changes_no_body(engine, scenes):
+    world = engine.load_scene(scenes / "crane.json")
+    twin = engine.load_scene(scenes / "crane.json")
+    world.step(10)
+    twin.step(10)
+    before = world.body_states()
+    states = before.copy()
+    states[:, 0] += 1.0  # every body moved along x ...
+    states[:, 7] = 2.0
+    states[2, 3:7] = (2, 0, 0, 0)  # ... but the last row's orientation is refused
+    with pytest.raises(pivot.Error, match="orientation"):
+        world.set_body_states(states)
+    np.testing.assert_array_equal(world.body_states(), before)  # bitwise: bodies 0 and 1 are back
+    # Undone completely: it goes on as the twin that never saw the call.
+    world.step(20)
+    twin.step(20)
+    np.testing.assert_array_equal(world.body_states(), twin.body_states())
+    # A disabled body's velocity is refused too (by the engine, past any check of the values).
+    states = world.body_states()
+    states[0, 0] += 1.0
+    world.set_body_enabled(2, False)
+    states[2, 7:10] = (1, 0, 0)
+    before = world.body_states()
+    with pytest.raises(pivot.Error, match="disabled"):
+        world.set_body_states(states)
+    np.testing.assert_array_equal(world.body_states(), before)
+
+
+def test_out_must_be_aligned_and_native(engine, scenes):
+    world = engine.load_scene(scenes / "crane.json")
+    # A C-contiguous, writable float64 view at an odd address: the engine writes through a double*.
+    unaligned = np.frombuffer(bytearray(8 * 3 * 13 + 1), offset=1).reshape(3, 13)
+    assert unaligned.flags.c_contiguous and unaligned.flags.writeable and not unaligned.flags.aligned
+    with pytest.raises(TypeError, match="aligned"):
+        world.body_states(out=unaligned)
+    assert not unaligned.any()  # nothing written
+    with pytest.raises(TypeError):
+        world.body_states(out=np.zeros((3, 13), dtype=">f8" if np.little_endian else "<f8"))
+    # As an input it is copied into an aligned array first: fine.
+    unaligned[:] = world.body_states()
+    unaligned[0, 0] += 1.0
+    world.set_body_states(unaligned)
+    np.testing.assert_array_equal(world.body_states(), unaligned)
+    position = np.frombuffer(bytearray(8 * 3 + 1), offset=1)
+    position[:] = (1, 2, 3)
+    world.set_body_state(0, position=position)
+    np.testing.assert_array_equal(world.body_position(0), [1, 2, 3])
+
+
+def test_text_with_a_nul_is_refused_not_cut_short(engine, scenes):
+    world, ball = free_body(engine)
+    with pytest.raises(ValueError, match="name"):
+        world.add_body(name="extra\0ignored")
+    with pytest.raises(ValueError, match=r"shapes\[0\] material"):
+        world.add_body(name="extra", shapes=[{"type": "sphere", "radius": 0.1, "material": "default\0x"}])
+    with pytest.raises(ValueError, match="type"):
+        world.add_joint(name="pin", type="spherical\0x", body2="ball")
+    with pytest.raises(ValueError, match="friction_params"):
+        world.add_material(name="ice", friction_params='{"mu": 0.1}\0 and more')
+    with pytest.raises(ValueError, match="set_body_friction"):
+        world.set_body_friction(ball, '{"mu": 0.3}\0junk')
+    with pytest.raises(ValueError, match="body"):
+        world.body_position("ball\0junk")  # would find "ball"
+    with pytest.raises(ValueError, match="find_body"):
+        world.find_body("ball\0junk")
+    with pytest.raises(ValueError, match="solver"):
+        world.set_solver("pgs\0junk")
+    with pytest.raises(ValueError, match="scene"):
+        engine.scene_from_json(b'{"format": "pivot-scene/1"}\0junk')
+    with pytest.raises(ValueError, match="name"):
+        engine.find_plugin("solver", "pgs\0junk")
+    assert world.body_count == 1 and world.joint_count == 0 and world.solver is None
+
+
+def test_numbers_follow_one_rule_everywhere(engine):
+    from decimal import Decimal
+    from fractions import Fraction
+
+    world, ball = free_body(engine)
+    # Strings are not numbers, whichever argument or keyword they are given to.
+    for call in (lambda: world.set_body_force(ball, force=["1", "2", "3"]),
+                 lambda: world.set_body_force(ball, force=np.array(["1", "2", "3"])),
+                 lambda: world.set_body_state(ball, position=["1", "2", "3"]),
+                 lambda: world.set_body_state(ball, position="123"),
+                 lambda: world.set_body_states([["1"] * 13]),
+                 lambda: world.set_body_states(world.body_states().astype(str)),
+                 lambda: world.add_body(name="extra", position=["1", "2", "3"]),
+                 lambda: world.add_body(name="extra", position=np.array(["1", "2", "3"])),
+                 lambda: engine.create_world(gravity=np.array(["0", "0", "-9.81"])),
+                 lambda: world.set_body_force(ball, force=np.array([1j, 0, 0]))):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(ValueError, match="3 numbers"):
+        world.set_body_force(ball, force=np.zeros(4))
+    with pytest.raises(ValueError, match=r"\(1, 13\)"):
+        world.set_body_states(np.zeros((2, 13)))
+    assert world.body_count == 1
+    # Real numbers of any kind are: ints, floats, NumPy scalars and arrays of any real dtype or layout (a
+    # strided view), Decimal, Fraction.
+    for position in ([1, 2, 3], (1.0, 2.0, 3.0), np.array([1, 2, 3], dtype=np.int32),
+                     np.array([1, 2, 3], dtype=np.float32), [np.float32(1), np.int64(2), Decimal(3)],
+                     np.array([Fraction(1), 2, 3.0], dtype=object), np.array([[1.0, 0], [2, 0], [3, 0]])[:, 0]):
+        world.set_body_state(ball, position=position)
+        np.testing.assert_array_equal(world.body_position(ball), [1, 2, 3])
+        extra = world.add_body(name=f"extra{world.body_count}", position=position)
+        np.testing.assert_array_equal(world.body_position(extra), [1, 2, 3])
+    states = world.body_states()
+    world.set_body_states(states.tolist())  # nested lists
+    world.set_body_states(states.astype(np.float32).astype(np.float64))
+    np.testing.assert_array_equal(world.body_states()[:, :3], states[:, :3])
