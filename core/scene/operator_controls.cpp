@@ -88,7 +88,7 @@ std::vector<OperatorControl> read_operator_controls(const JsonAt& at, const Worl
                 const JsonAt key = (*k)[n];
                 control.keys[n] = key.nonempty_string();
                 if (control.keys[n].size() > kMaxKeyLength) {
-                    key.fail(fmt::format("a key name has at most {} characters", kMaxKeyLength));
+                    key.fail(fmt::format("a key name has at most {} bytes", kMaxKeyLength));
                 }
                 if (auto it = keys.find(control.keys[n]); it != keys.end()) {
                     key.fail(fmt::format("key '{}' is already used ({})", control.keys[n], it->second));

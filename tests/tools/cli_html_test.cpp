@@ -90,13 +90,12 @@ TEST(CliHtml, TheReplayHoldsTheSceneAndAFramePerStep) {
 
 TEST(CliHtml, FramesPerSecondAndTheFrameCapThinTheFrames) {
     // 60 steps of 1/60 s: 10 per second keeps every 6th step; a cap of 5
-    // frames every 12th; the last step is always kept.
+    // frames (the first included) every 15th; the last step is always kept.
     EXPECT_EQ(replay_of(run_html(kExamples + "/crane.json", "--duration 1 --html-fps 10", temp("fps.html")))["frames"]
                   .size(),
               11u);
-    EXPECT_EQ(
-        replay_of(run_html(kExamples + "/crane.json", "--duration 1 --html-frames 5", temp("cap.html")))["frames"].size(),
-        6u);
+    const auto capped = replay_of(run_html(kExamples + "/crane.json", "--duration 1 --html-frames 5", temp("cap.html")));
+    EXPECT_EQ(capped["frames"].size(), 5u);
     // 7 steps with a frame every 6th: steps 6 and 7.
     EXPECT_EQ(replay_of(run_html(kExamples + "/crane.json", "--steps 7 --html-fps 10", temp("last.html")))["frames"]
                   .size(),
@@ -133,6 +132,9 @@ TEST(CliHtml, OptionsAndAMissingPageFailAsDocumented) {
     EXPECT_NE(r.err.find("--html-fps and --html-frames need --html"), std::string::npos) << r.err;
     r = run_command(kPivot + " run " + kExamples + "/crane.json --html x.html --html-fps 0");
     EXPECT_EQ(r.exit_code, 2);
+    r = run_command(kPivot + " run " + kExamples + "/crane.json --html x.html --html-frames 1");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--html-frames needs at least 2"), std::string::npos) << r.err;
     r = run_command("PIVOT_VIEWER_PAGE=" + temp("no_such_page.html") + " " + kPivot + " run " + kExamples +
                     "/crane.json --html " + temp("never.html"));
     EXPECT_EQ(r.exit_code, 1);

@@ -22,6 +22,7 @@ const DT = 1 / 60;
 let state = initialState();
 let paused = false;
 const held = new Set();
+const heldBy = new Map();  // key -> the connection holding it: let go when that connection ends
 const sliders = CONTROLS.map(() => 0);
 
 // A control's value: its keys while one is held, else its slider (docs/viewer.md, "Controls").
@@ -70,8 +71,13 @@ function onMessage(ws, text) {
     case 'key': {
       if (typeof m.down !== 'boolean') return refuse(ws, 'key: "down" must be true or false');
       if (!CONTROLS.some((c) => c.keys.includes(m.key))) return refuse(ws, `key: no control has the key ${m.key}`);
-      if (m.down) held.add(m.key);
-      else held.delete(m.key);
+      if (m.down) {
+        held.add(m.key);
+        heldBy.set(m.key, ws);
+      } else {
+        held.delete(m.key);
+        heldBy.delete(m.key);
+      }
       return undefined;
     }
     case 'control': {
@@ -98,6 +104,13 @@ function onMessage(ws, text) {
 wss.on('connection', (ws) => {
   ws.send(JSON.stringify({ type: 'scene', ...header('pivot-live/1'), controls: CONTROLS, paused }));
   ws.on('message', (data, isBinary) => onMessage(ws, isBinary ? '' : data.toString('utf8')));
+  ws.on('close', () => {
+    for (const [key, holder] of heldBy) {
+      if (holder !== ws) continue;
+      held.delete(key);
+      heldBy.delete(key);
+    }
+  });
   // A message over the limit: ws closes with 1009 by itself; the error event only says so here.
   ws.on('error', (err) => console.log(`mock_serve: a connection failed: ${err.message}`));
 });

@@ -217,6 +217,24 @@ async function main() {
     }));
     checks.check(third === 'scene', 'a new connection is still served its scene', third);
 
+    // Another page holds the first control's key, then goes away without letting go: the server sets the
+    // control back to 0 (no motor runs on for a page that closed, crashed or lost its network).
+    await page.evaluate((key) => new Promise((resolve) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      window.holdingSocket = ws;
+      ws.onopen = () => {
+        ws.send(JSON.stringify({ type: 'key', key, down: true }));
+        resolve();
+      };
+    }), minusKey);
+    const heldByOther = await waitFor(page, (v) => window.pivotViewer.lastFrame.controls[0] === v,
+      { arg: -speed, what: 'the other page\'s key to hold the control', timeout: 30000 }).catch(() => false);
+    checks.check(heldByOther, 'a key held on another page drives the control');
+    await page.evaluate(() => window.holdingSocket.close());
+    const letGo = await waitFor(page, () => window.pivotViewer.lastFrame.controls[0] === 0,
+      { what: 'the control back at 0', timeout: 30000 }).catch(() => false);
+    checks.check(letGo, 'closing that page sets its control back to 0');
+
     await screenshot(page, artifacts, `${args.name}-end`);
     checks.check(faults.length === 0, 'no console error or warning', faults.join(' | '));
     if (faults.length) console.log(log.join('\n'));

@@ -44,7 +44,7 @@ const char* kUsage =
     "  --html FILE.html       a self-contained page that plays the run back in 3-D and plots it\n"
     "                         (docs/viewer.md); opens offline in any browser\n"
     "  --html-fps F           frames kept per second of simulated time in --html (default 60)\n"
-    "  --html-frames N        at most N frames in --html (default 20000; longer runs keep fewer)\n"
+    "  --html-frames N        at most N >= 2 frames in --html (default 20000; longer runs keep fewer)\n"
     "  --dump-lcp DIR         writes every island problem as DIR/stepNNNNNN_islandNNNN.txt (pivot-lcp/1)\n"
     "  --quiet                prints nothing but errors\n"
     "  --plugins PATH         more plugin files or folders (repeatable)\n"
@@ -237,6 +237,7 @@ int run(Arguments& args) {
     if ((html_fps_text || html_frames_text) && !html_file) throw UsageError{"--html-fps and --html-frames need --html"};
     const double html_fps = html_fps_text ? parse_positive("--html-fps", *html_fps_text) : 60.0;
     const uint64_t html_frames = html_frames_text ? parse_count("--html-frames", *html_frames_text) : 20'000;
+    if (html_frames < 2) throw UsageError{"--html-frames needs at least 2 (the first and the last step)"};
     const std::string& scene_file = files[0];
 
     PluginRegistry registry;
@@ -292,20 +293,13 @@ int run(Arguments& args) {
         }
 
         // The replay (docs/viewer.md): the page first, so a missing one
-        // fails before the run; a frame every `frame_every` steps, the
-        // last step always.
+        // fails before the run.
         std::string page;
-        nlohmann::json replay, frames = nlohmann::json::array();
-        FrameSeries series;
-        uint64_t frame_every = 1;
+        std::optional<ReplayRecorder> replay;
         if (html_file) {
             page = read_viewer_page();
             open_output(*html_file);  // writable: said now, not after the run
-            replay = scene_geometry(*world, scene_file, "pivot-replay/1");
-            frame_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(1.0 / (html_fps * h))));
-            frame_every = std::max(frame_every, (steps + html_frames - 1) / html_frames);
-            frames.push_back(frame_of(*world));
-            series.close_frame(world->time(), world->energy().total());
+            replay.emplace(*world, scene_file, steps, html_fps, html_frames);
         }
 
         const double energy_initial = world->energy().total();
@@ -327,13 +321,7 @@ int run(Arguments& args) {
             const auto start = std::chrono::steady_clock::now();
             world->step();
             step_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-            if (html_file) {
-                series.add_step(*world, step_seconds.back());
-                if (step % frame_every == 0 || step == steps) {
-                    frames.push_back(frame_of(*world));
-                    series.close_frame(world->time(), world->energy().total());
-                }
-            }
+            if (replay) replay->after_step(*world, step, step_seconds.back());
             const StepStatistics& s = world->statistics();
             failures += s.solver_failures;
             fallbacks += s.fallbacks;
@@ -413,13 +401,10 @@ int run(Arguments& args) {
             s << summary.dump(2) << "\n";
             if (!s.flush()) throw Error(fmt::format("{}: write failed", *summary_file));
         }
-        if (html_file) {
-            replay["frames"] = std::move(frames);
-            replay["series"] = series.to_json();
-            replay["summary"] = summary;
-            std::ofstream h_out = open_output(*html_file);
-            h_out << page_with_replay(page, replay);
-            if (!h_out.flush()) throw Error(fmt::format("{}: write failed", *html_file));
+        if (replay) {
+            std::ofstream html = open_output(*html_file);
+            replay->write(html, page, summary);
+            if (!html.flush()) throw Error(fmt::format("{}: write failed", *html_file));
         }
         if (!quiet) {
             fmt::print("{}: {} steps, {:.6g} s simulated in {:.3g} s ({:.3g}x real time); solver {}: {} failures, "

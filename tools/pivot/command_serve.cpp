@@ -36,7 +36,7 @@ const char* kUsage =
     "\"controls\" drive its motors and winches (docs/viewer.md).\n"
     "\n"
     "  --port P               TCP port (default 8765; 0: any free port)\n"
-    "  --host ADDRESS         address to listen on (default 127.0.0.1, this machine only)\n"
+    "  --host ADDRESS         IP address to listen on (default 127.0.0.1, this machine only)\n"
     "  --solver ID            overrides the scene's solver\n"
     "  --quiet                prints nothing but the address and errors\n"
     "  --plugins PATH         more plugin files or folders (repeatable)\n"
@@ -53,7 +53,17 @@ constexpr auto kFramePeriod = std::chrono::microseconds(16'667);
 // A tick never steps more than this much simulated time: a world slower
 // than real time falls behind (and says so in its frames) rather than
 // spending ever longer ticks catching up.
-constexpr double kMaxSimulatedPerTick = 0.1;  // s
+constexpr double kMaxSimulatedPerTick = 0.1;  // s (or one step, if longer)
+// Nor does it step for longer than this wall time: the pages' messages and
+// frames wait while it steps (one thread).
+constexpr auto kMaxSteppingPerTick = std::chrono::milliseconds(50);
+
+// What goes to a page: JSON text whatever bytes a name or a message holds
+// (invalid UTF-8, from a file name or a cut key, becomes U+FFFD instead of
+// an exception).
+std::string text_of(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 uint16_t parse_port(const std::string& text) {
     try {
@@ -73,6 +83,7 @@ public:
           controls_(std::move(controls)),
           values_(controls_.size(), 0.0),
           held_(controls_.size(), 0),
+          holder_(controls_.size(), nullptr),
           initial_(world.save_state()),
           scene_(std::move(scene)),
           quiet_(quiet) {
@@ -96,7 +107,7 @@ public:
         }
         scene["controls"] = std::move(controls);
         scene["paused"] = paused_;
-        return scene.dump();
+        return text_of(scene);
     }
 
     // Steps the world up to the wall clock, then sends a frame.
@@ -106,12 +117,17 @@ public:
         last_tick_ = now;
         const double h = world_.settings().timestep;
         if (!paused_) {
+            const double cap = std::max(kMaxSimulatedPerTick, h);
             owed_ += wall;
-            lagging_ = owed_ > kMaxSimulatedPerTick;
-            owed_ = std::min(owed_, kMaxSimulatedPerTick);
+            lagging_ = owed_ > cap;
+            owed_ = std::min(owed_, cap);
             while (owed_ >= h && !paused_) {
                 owed_ -= h;
                 step();
+                if (Clock::now() - now > kMaxSteppingPerTick) {  // slower than real time: let it go
+                    lagging_ = lagging_ || owed_ >= h;
+                    owed_ = 0.0;
+                }
             }
         }
         send_frame();
@@ -119,9 +135,20 @@ public:
 
     void message(LiveConnection& from, std::string_view text) {
         try {
-            handle(text);
-        } catch (const Error& e) {
-            LiveServer::send(from, nlohmann::json{{"type", "error"}, {"message", e.what()}}.dump());
+            handle(from, text);
+        } catch (const std::exception& e) {  // Error, and anything a plugin or the JSON library throws
+            LiveServer::send(from, text_of({{"type", "error"}, {"message", e.what()}}));
+        }
+    }
+
+    // A page went away: what its keys held goes back to neutral (no motor
+    // runs on for a page that closed, crashed or lost its network).
+    void closed(const LiveConnection& connection) {
+        for (size_t c = 0; c < controls_.size(); ++c) {
+            if (holder_[c] != &connection) continue;
+            holder_[c] = nullptr;
+            held_[c] = 0;
+            set_quietly(c, 0.0);
         }
     }
 
@@ -132,30 +159,33 @@ private:
         const Clock::time_point start = Clock::now();
         try {
             world_.step();
-        } catch (const Error& e) {
+        } catch (const std::exception& e) {
             // The world stays as the failed step left it; the operator may reset.
             paused_ = true;
             const std::string message = fmt::format("step at t = {:.6g} s failed: {}; paused (reset to start again)",
                                                     world_.time(), e.what());
             if (!quiet_) fmt::print(stderr, "pivot serve: {}\n", message);
-            server_->broadcast(nlohmann::json{{"type", "error"}, {"message", message}}.dump());
+            server_->broadcast(text_of({{"type", "error"}, {"message", message}}));
             return;
         }
         series_.add_step(world_, std::chrono::duration<double>(Clock::now() - start).count());
     }
 
     void send_frame() {
-        if (server_->connections() == 0) return;
+        if (server_->connections() == 0) {
+            series_.take_values(0.0);  // a page that connects later sees its own frames' steps only
+            return;
+        }
         nlohmann::json frame = frame_of(world_);
         frame["type"] = "frame";
         frame["stats"] = series_.take_values(world_.energy().total());
         frame["stats"]["lagging"] = lagging_;
         frame["paused"] = paused_;
         frame["controls"] = values_;
-        server_->broadcast_frame(frame.dump());
+        server_->broadcast_frame(text_of(frame));
     }
 
-    void handle(std::string_view text) {
+    void handle(const LiveConnection& from, std::string_view text) {
         check_json_depth(text, "message");
         nlohmann::json m;
         try {
@@ -176,15 +206,17 @@ private:
                     const int direction = side == 0 ? -1 : 1;
                     if (down) {
                         held_[c] = direction;
+                        holder_[c] = &from;
                         set(c, direction * controls_[c].speed);
                     } else if (held_[c] == direction) {
                         held_[c] = 0;
+                        holder_[c] = nullptr;
                         set(c, 0.0);
                     }
                     return;
                 }
             }
-            throw Error(fmt::format("key '{}' drives no control", key.substr(0, 64)));
+            throw Error(fmt::format("key '{}' drives no control", shortened(key)));
         }
         if (type == "control") {
             if (!m.contains("index") || !m["index"].is_number_integer() || m["index"].get<int64_t>() < 0 ||
@@ -200,6 +232,7 @@ private:
                                         controls_[c].speed, controls_[c].speed));
             }
             held_[c] = 0;
+            holder_[c] = nullptr;
             set(c, value);
             return;
         }
@@ -212,16 +245,34 @@ private:
             world_.restore_state(initial_.data(), initial_.size());
             std::fill(values_.begin(), values_.end(), 0.0);
             std::fill(held_.begin(), held_.end(), 0);
+            std::fill(holder_.begin(), holder_.end(), nullptr);
             owed_ = 0.0;
             paused_ = false;
+            lagging_ = false;
             return;
         }
-        throw Error(fmt::format("unknown message type '{}' (key, control, pause, reset)", type.substr(0, 64)));
+        throw Error(fmt::format("unknown message type '{}' (key, control, pause, reset)", shortened(type)));
     }
 
     void set(size_t c, double value) {
         apply_operator_control(world_, controls_[c], value);
         values_[c] = value;
+    }
+    // The same where no page is there to be told (a closed one's keys).
+    void set_quietly(size_t c, double value) {
+        try {
+            set(c, value);
+        } catch (const std::exception& e) {
+            if (!quiet_) fmt::print(stderr, "pivot serve: control '{}': {}\n", controls_[c].name, e.what());
+        }
+    }
+
+    // A page's text in a message: at most 64 characters, cut where a UTF-8
+    // character starts.
+    static std::string shortened(const std::string& text) {
+        size_t end = std::min<size_t>(text.size(), 64);
+        while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+        return text.substr(0, end);
     }
 
     static std::string string_field(const nlohmann::json& m, const char* name) {
@@ -237,6 +288,7 @@ private:
     std::vector<OperatorControl> controls_;
     std::vector<double> values_;  // what each control asks for now
     std::vector<int> held_;       // -1 / +1: the key holding it, 0: none
+    std::vector<const LiveConnection*> holder_;  // the page whose key holds it (compared, never used)
     std::vector<uint8_t> initial_;
     std::string scene_;
     bool quiet_;
@@ -273,7 +325,8 @@ int serve(Arguments& args) {
         LiveScene live(*world, std::move(controls), scene_file, quiet);
         LiveServer server(io, host, port, page,
                           {[&] { return live.greeting(); },
-                           [&](LiveConnection& from, std::string_view text) { live.message(from, text); }});
+                           [&](LiveConnection& from, std::string_view text) { live.message(from, text); },
+                           [&](const LiveConnection& gone) { live.closed(gone); }});
         live.attach(server);
 
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -287,7 +340,11 @@ int serve(Arguments& args) {
             timer.expires_at(next);
             timer.async_wait([&](const boost::system::error_code& ec) {
                 if (ec) return;
-                live.tick();
+                try {
+                    live.tick();
+                } catch (const std::exception& e) {  // a frame that could not be made: the next may
+                    fmt::print(stderr, "pivot serve: t = {:.6g} s: {}\n", world->time(), e.what());
+                }
                 schedule();
             });
         };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -37,19 +38,27 @@ constexpr auto kRequestTimeout = std::chrono::seconds(30);
 // A message is read in pieces of this size, so its length is known before
 // it is all in memory.
 constexpr size_t kReadChunk = 4096;
+// Pages and requests at a time: a classroom's worth; past it a connection
+// is closed as it comes, so no client can make the server hold more.
+constexpr size_t kMaxConnections = 64;
+constexpr size_t kMaxExchanges = 64;
+// After a failed accept (out of file descriptors, say): wait, do not spin.
+constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
 
 }  // namespace
 
 struct LiveServer::State : std::enable_shared_from_this<LiveServer::State> {
-    net::io_context& io;
     tcp::acceptor acceptor;
-    std::string page;
+    net::steady_timer retry;
+    const std::string page;
     Handlers handlers;
     std::vector<std::weak_ptr<LiveConnection>> connections;
+    size_t exchanges = 0;  // HTTP requests being read or answered
 
-    State(net::io_context& io_context, std::string page_text, Handlers h)
-        : io(io_context), acceptor(io_context), page(std::move(page_text)), handlers(std::move(h)) {}
+    State(net::io_context& io, std::string page_text, Handlers h)
+        : acceptor(io), retry(io), page(std::move(page_text)), handlers(std::move(h)) {}
     void accept();
+    size_t open_connections();
 };
 
 class LiveConnection : public std::enable_shared_from_this<LiveConnection> {
@@ -73,7 +82,7 @@ public:
         if (closed_) return;
         if (frame && frames_queued_ >= kMaxFramesQueued) return;  // a slow page skips frames
         if (queue_.size() >= kMaxQueued) {  // not reading at all: let it go
-            closed_ = true;
+            end();
             beast::get_lowest_layer(ws_).close();
             return;
         }
@@ -90,9 +99,18 @@ private:
 
     void on_accept(beast::error_code ec) {
         if (ec) return;
+        greeted_ = true;
         server_->connections.push_back(weak_from_this());
         send(std::make_shared<const std::string>(server_->handlers.greeting()), false);
         read();
+    }
+
+    // Once, when the connection stops taking messages: the owner releases
+    // what it held (an operator's keys).
+    void end() {
+        if (closed_) return;
+        closed_ = true;
+        if (greeted_) server_->handlers.closed(*this);
     }
 
     void read() {
@@ -102,12 +120,12 @@ private:
 
     void on_read(beast::error_code ec, size_t) {
         if (ec) {  // closed or timed out: this connection ends, the server goes on
-            closed_ = true;
+            end();
             return;
         }
         if (buffer_.size() > LiveServer::kMaxMessageBytes) {  // too long: close 1009, after the rest of it
             buffer_.consume(buffer_.size());
-            closed_ = true;
+            end();
             if (queue_.size() > 1) queue_.resize(1);  // the write under way finishes; nothing after it
             ws_.async_close(websocket::close_reason(websocket::close_code::too_big, "message over 64 KiB"),
                             [self = shared_from_this()](beast::error_code) {});
@@ -124,7 +142,7 @@ private:
         } else {
             server_->handlers.message(*this, text);
         }
-        read();
+        if (!closed_) read();
     }
 
     void write_next() {
@@ -134,7 +152,7 @@ private:
 
     void on_write(beast::error_code ec, size_t) {
         if (ec) {
-            closed_ = true;
+            end();
             queue_.clear();
             return;
         }
@@ -148,6 +166,7 @@ private:
     beast::flat_buffer buffer_;
     std::deque<Queued> queue_;
     size_t frames_queued_ = 0;
+    bool greeted_ = false;
     bool closed_ = false;
 };
 
@@ -157,7 +176,12 @@ namespace {
 class HttpExchange : public std::enable_shared_from_this<HttpExchange> {
 public:
     HttpExchange(tcp::socket&& socket, std::shared_ptr<LiveServer::State> server)
-        : stream_(std::move(socket)), server_(std::move(server)) {}
+        : stream_(std::move(socket)), server_(std::move(server)) {
+        ++server_->exchanges;
+    }
+    ~HttpExchange() { --server_->exchanges; }
+    HttpExchange(const HttpExchange&) = delete;
+    HttpExchange& operator=(const HttpExchange&) = delete;
 
     void start() {
         parser_.emplace();
@@ -172,45 +196,69 @@ private:
     void on_read(beast::error_code ec, size_t) {
         if (ec) {  // too long, malformed, timed out or closed: answer what can be answered
             if (ec != http::error::end_of_stream && ec != beast::error::timeout) {
-                respond(http::status::bad_request, "text/plain", "bad request\n", 11);
+                respond(http::status::bad_request, "bad request\n", 11);
             }
             return;
         }
         http::request<http::string_body> request = parser_->release();
         const std::string target(request.target());
         if (websocket::is_upgrade(request)) {
-            if (target == "/ws") {
+            if (target != "/ws") {
+                respond(http::status::not_found, "no WebSocket here: /ws\n", request.version());
+            } else if (!same_origin(request)) {
+                respond(http::status::forbidden, "a page of another origin\n", request.version());
+            } else if (server_->open_connections() >= kMaxConnections) {
+                respond(http::status::service_unavailable, "too many pages open\n", request.version());
+            } else {
                 stream_.expires_never();
                 std::make_shared<LiveConnection>(stream_.release_socket(), server_)->start(std::move(request));
-                return;
             }
-            respond(http::status::not_found, "text/plain", "no WebSocket here: /ws\n", request.version());
             return;
         }
         if (request.method() != http::verb::get && request.method() != http::verb::head) {
-            respond(http::status::method_not_allowed, "text/plain", "GET only\n", request.version());
+            respond(http::status::method_not_allowed, "GET only\n", request.version());
         } else if (target == "/" || target == "/index.html") {
-            respond(http::status::ok, "text/html; charset=utf-8", server_->page, request.version(),
-                    request.method() == http::verb::head);
+            send_page(request.version(), request.method() == http::verb::head);
         } else {
-            respond(http::status::not_found, "text/plain", "not found: the page is at /\n", request.version());
+            respond(http::status::not_found, "not found: the page is at /\n", request.version());
         }
     }
 
-    void respond(http::status status, const char* type, const std::string& body, unsigned version,
-                 bool head = false) {
+    // A browser names the page that opens a WebSocket (Origin); only the
+    // server's own page may drive the scene. No Origin: not a browser.
+    static bool same_origin(const http::request<http::string_body>& request) {
+        const auto origin = request.find(http::field::origin);
+        if (origin == request.end()) return true;
+        return origin->value() == "http://" + std::string(request[http::field::host]);
+    }
+
+    void respond(http::status status, const std::string& body, unsigned version) {
         auto response = std::make_shared<http::response<http::string_body>>(status, version);
+        response->set(http::field::content_type, "text/plain");
+        response->body() = body;
+        finish(response, body.size());
+    }
+
+    // The page from the server's state, not a copy per request (the
+    // exchange holds the state).
+    void send_page(unsigned version, bool head) {
+        auto response = std::make_shared<http::response<http::span_body<const char>>>(http::status::ok, version);
+        response->set(http::field::content_type, "text/html; charset=utf-8");
+        using Span = http::span_body<const char>::value_type;
+        if (!head) response->body() = Span(server_->page.data(), server_->page.size());
+        finish(response, server_->page.size());
+    }
+
+    template <typename Response>
+    void finish(const std::shared_ptr<Response>& response, size_t length) {
         response->set(http::field::server, "pivot serve");
-        response->set(http::field::content_type, type);
         response->set(http::field::cache_control, "no-store");
         response->keep_alive(false);
-        response->body() = head ? std::string() : body;
-        response->content_length(body.size());
-        http::async_write(stream_, *response,
-                          [self = shared_from_this(), response](beast::error_code, size_t) {
-                              beast::error_code ignored;
-                              self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-                          });
+        response->content_length(length);
+        http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code, size_t) {
+            beast::error_code ignored;
+            self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        });
     }
 
     beast::tcp_stream stream_;
@@ -226,9 +274,27 @@ void LiveServer::State::accept() {
     // need; closing the acceptor (the server's destructor) ends the loop.
     acceptor.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
         if (ec == net::error::operation_aborted || !self->acceptor.is_open()) return;
-        if (!ec) std::make_shared<HttpExchange>(std::move(socket), self)->start();
-        self->accept();
+        if (ec) {
+            self->retry.expires_after(kAcceptRetry);
+            self->retry.async_wait([self](beast::error_code wait_ec) {
+                if (!wait_ec) self->accept();
+            });
+            return;
+        }
+        if (self->exchanges < kMaxExchanges) std::make_shared<HttpExchange>(std::move(socket), self)->start();
+        self->accept();  // (a socket past the limit closes as it goes out of scope)
     });
+}
+
+size_t LiveServer::State::open_connections() {
+    size_t kept = 0;
+    for (size_t i = 0; i < connections.size(); ++i) {
+        if (connections[i].expired()) continue;
+        if (kept != i) connections[kept] = std::move(connections[i]);  // (a self-move would empty it)
+        ++kept;
+    }
+    connections.resize(kept);
+    return kept;
 }
 
 LiveServer::LiveServer(net::io_context& io, const std::string& host, uint16_t port, std::string page,
@@ -250,6 +316,7 @@ LiveServer::LiveServer(net::io_context& io, const std::string& host, uint16_t po
 LiveServer::~LiveServer() {
     beast::error_code ignored;
     state_->acceptor.close(ignored);
+    state_->retry.cancel();
 }
 
 uint16_t LiveServer::port() const {
@@ -258,41 +325,26 @@ uint16_t LiveServer::port() const {
     return ec ? 0 : endpoint.port();
 }
 
-namespace {
-
-template <typename Each>
-void for_each_open(std::vector<std::weak_ptr<LiveConnection>>& connections, Each&& each) {
-    size_t kept = 0;
-    for (size_t i = 0; i < connections.size(); ++i) {
-        if (auto c = connections[i].lock()) {
-            each(*c);
-            if (kept != i) connections[kept] = std::move(connections[i]);  // (a self-move would empty it)
-            ++kept;
-        }
-    }
-    connections.resize(kept);
-}
-
-}  // namespace
-
 void LiveServer::broadcast_frame(std::string text) {
     auto shared = std::make_shared<const std::string>(std::move(text));
-    for_each_open(state_->connections, [&](LiveConnection& c) { c.send(shared, true); });
+    state_->open_connections();
+    for (auto& weak : state_->connections) {
+        if (auto c = weak.lock()) c->send(shared, true);
+    }
 }
 
 void LiveServer::broadcast(std::string text) {
     auto shared = std::make_shared<const std::string>(std::move(text));
-    for_each_open(state_->connections, [&](LiveConnection& c) { c.send(shared, false); });
+    state_->open_connections();
+    for (auto& weak : state_->connections) {
+        if (auto c = weak.lock()) c->send(shared, false);
+    }
 }
 
 void LiveServer::send(LiveConnection& to, std::string text) {
     to.send(std::make_shared<const std::string>(std::move(text)), false);
 }
 
-size_t LiveServer::connections() const {
-    size_t open = 0;
-    for_each_open(state_->connections, [&](LiveConnection&) { ++open; });
-    return open;
-}
+size_t LiveServer::connections() const { return state_->open_connections(); }
 
 }  // namespace pivot::cli

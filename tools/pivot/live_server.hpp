@@ -5,6 +5,9 @@
 // runs on the caller's io_context, so the handlers and the world need no
 // locks. A page that reads slowly skips frames instead of queueing them;
 // a message over 64 KiB closes its connection (code 1009) and nothing else.
+// At most 64 WebSocket and 64 HTTP connections at a time (more are closed
+// as they come); a WebSocket opened by a page of another origin is refused
+// (403), so a web site in the same browser cannot drive the scene.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,6 +29,9 @@ public:
         std::function<std::string()> greeting;
         // A text message from a page; reply with LiveServer::send.
         std::function<void(LiveConnection& from, std::string_view text)> message;
+        // A connection that had its greeting ended (closed, failed, refused
+        // for size); called once, before the connection is gone.
+        std::function<void(const LiveConnection& gone)> closed;
     };
 
     // Listens on host:port (port 0: a free one; port() says which).

@@ -27,6 +27,7 @@ constexpr std::string_view kMarker = "__PIVOT_REPLAY__";
 // leave binary noise digits). Not finite: null.
 nlohmann::json rounded(double v) {
     if (!std::isfinite(v)) return nullptr;
+    if (v == 0.0) return 0.0;  // and not -0.0
     char text[32];
     const auto end = fmt::format_to_n(text, sizeof(text) - 1, "{:.7g}", v).out;
     *end = '\0';
@@ -69,7 +70,9 @@ nlohmann::json scene_geometry(const World& world, const std::string& scene, cons
     const collision::Vec3 g(model.settings.gravity[0], model.settings.gravity[1], model.settings.gravity[2]);
     const collision::Vec3 up = g.norm() > 0.0 ? collision::Vec3(-g / g.norm()) : collision::Vec3::UnitZ();
     nlohmann::json bodies = nlohmann::json::array();
-    for (BodyId b = 0; b < world.body_count(); ++b) bodies.push_back({{"name", world.body_name(b)}, {"shapes", nlohmann::json::array()}});
+    for (BodyId b = 0; b < world.body_count(); ++b) {
+        bodies.push_back({{"name", world.body_name(b)}, {"shapes", nlohmann::json::array()}});
+    }
     nlohmann::json statics = nlohmann::json::array();
     for (const collision::Shape& s : model.shapes) {
         if (s.body == collision::kStaticBody) {
@@ -151,39 +154,98 @@ nlohmann::json frame_of(const World& world) {
 
 void FrameSeries::add_step(const World& world, double step_seconds) {
     const StepStatistics& s = world.statistics();
-    since_.joint_error = std::max(since_.joint_error, s.max_joint_error);
-    since_.residual = std::max(since_.residual, s.solver_residual_max);
-    since_.iterations = std::max(since_.iterations, static_cast<double>(s.solver_iterations));
-    since_.step_us = std::max(since_.step_us, 1e6 * step_seconds);
-    for (const ContactReport& c : world.contacts()) since_.penetration = std::max(since_.penetration, c.depth);
+    since_[kJointError] = std::max(since_[kJointError], s.max_joint_error);
+    since_[kResidual] = std::max(since_[kResidual], s.solver_residual_max);
+    since_[kIterations] = std::max(since_[kIterations], static_cast<double>(s.solver_iterations));
+    since_[kStepUs] = std::max(since_[kStepUs], 1e6 * step_seconds);
+    for (const ContactReport& c : world.contacts()) since_[kPenetration] = std::max(since_[kPenetration], c.depth);
 }
 
 nlohmann::json FrameSeries::take_values(double energy) {
     nlohmann::json values = {{"energy", rounded(energy)},
-                             {"joint_error", rounded(since_.joint_error)},
-                             {"penetration", rounded(since_.penetration)},
-                             {"solver_iterations", since_.iterations},
-                             {"solver_residual", rounded(since_.residual)},
-                             {"step_time_us", rounded(since_.step_us)}};
-    since_ = Since{};
+                             {"joint_error", rounded(since_[kJointError])},
+                             {"penetration", rounded(since_[kPenetration])},
+                             {"solver_iterations", since_[kIterations]},
+                             {"solver_residual", rounded(since_[kResidual])},
+                             {"step_time_us", rounded(since_[kStepUs])}};
+    since_ = {};
     return values;
 }
 
 void FrameSeries::close_frame(double time, double energy) {
-    time_.push_back(time);
-    energy_.push_back(rounded(energy));
-    joint_error_.push_back(rounded(since_.joint_error));
-    penetration_.push_back(rounded(since_.penetration));
-    iterations_.push_back(since_.iterations);
-    residual_.push_back(rounded(since_.residual));
-    step_us_.push_back(rounded(since_.step_us));
-    since_ = Since{};
+    since_[kTime] = time;
+    since_[kEnergy] = energy;
+    for (int k = 0; k < kSeries; ++k) series_[k].push_back(since_[k]);
+    since_ = {};
+}
+
+void FrameSeries::keep_every_other() {
+    for (int k = 0; k < kSeries; ++k) {
+        std::vector<double>& v = series_[k];
+        const bool maximum = k != kTime && k != kEnergy;  // the rest are maxima over the frame's steps
+        size_t kept = 0;
+        for (size_t i = 0; i < v.size(); i += 2) {
+            double value = v[i];
+            if (maximum && i > 0) value = std::max(value, v[i - 1]);
+            v[kept++] = value;
+        }
+        // A dropped last frame's maxima go to the next frame to come.
+        if (maximum && v.size() % 2 == 0 && !v.empty()) since_[k] = std::max(since_[k], v.back());
+        v.resize(kept);
+    }
 }
 
 nlohmann::json FrameSeries::to_json() const {
-    return {{"time", time_},           {"energy", energy_},         {"joint_error", joint_error_},
-            {"penetration", penetration_}, {"solver_iterations", iterations_}, {"solver_residual", residual_},
-            {"step_time_us", step_us_}};
+    static const char* const names[kSeries] = {"time", "energy", "joint_error", "penetration",
+                                               "solver_iterations", "solver_residual", "step_time_us"};
+    nlohmann::json out = nlohmann::json::object();
+    for (int k = 0; k < kSeries; ++k) {
+        nlohmann::json values = nlohmann::json::array();
+        for (double v : series_[k]) values.push_back(k == kTime || k == kIterations ? nlohmann::json(v) : rounded(v));
+        out[names[k]] = std::move(values);
+    }
+    return out;
+}
+
+ReplayRecorder::ReplayRecorder(const World& world, const std::string& scene, uint64_t steps, double fps,
+                               uint64_t max_frames)
+    : header_(scene_geometry(world, scene, "pivot-replay/1")), steps_(steps) {
+    // Steps per frame: at most `steps` (a tiny fps), so the rounding stays in range.
+    const double per_frame = std::min(1.0 / (fps * world.settings().timestep), static_cast<double>(steps));
+    every_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(per_frame)));
+    // The first frame and ceil(steps / every) after it: at most max_frames.
+    const uint64_t after_first = std::max<uint64_t>(1, max_frames - 1);
+    every_ = std::max(every_, steps / after_first + (steps % after_first != 0 ? 1 : 0));
+    add_frame(world);
+    series_.close_frame(world.time(), world.energy().total());
+}
+
+void ReplayRecorder::after_step(const World& world, uint64_t step, double step_seconds) {
+    series_.add_step(world, step_seconds);
+    if (step % every_ != 0 && step != steps_) return;
+    add_frame(world);
+    series_.close_frame(world.time(), world.energy().total());
+    if (frame_bytes_ > kMaxFrameBytes && frames_.size() > 2) {
+        size_t kept = 0;
+        frame_bytes_ = 0;
+        for (size_t i = 0; i < frames_.size(); i += 2) {
+            frame_bytes_ += frames_[i].size();
+            if (kept != i) frames_[kept] = std::move(frames_[i]);  // (a self-move would empty it)
+            ++kept;
+        }
+        frames_.resize(kept);
+        series_.keep_every_other();
+        every_ *= 2;
+    }
+}
+
+void ReplayRecorder::add_frame(const World& world) {
+    frames_.push_back(json_text(frame_of(world)));
+    frame_bytes_ += frames_.back().size();
+}
+
+std::string json_text(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string read_viewer_page() {
@@ -207,28 +269,42 @@ std::string read_viewer_page() {
     return text.str();
 }
 
-std::string page_with_replay(const std::string& page, const nlohmann::json& replay) {
+namespace {
+
+// `text` with every '<' written \u003c, so no "</script>" in a name can
+// end the page's element; the JSON reads back the same.
+void write_escaped(std::ostream& out, const std::string& text) {
+    size_t from = 0;
+    for (size_t at = text.find('<'); at != std::string::npos; at = text.find('<', from)) {
+        out.write(text.data() + from, static_cast<std::streamsize>(at - from));
+        out << "\\u003c";
+        from = at + 1;
+    }
+    out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+}  // namespace
+
+void ReplayRecorder::write(std::ostream& out, const std::string& page, const nlohmann::json& summary) const {
     const size_t element = page.find(std::string(kOpen) + std::string(kMarker) + "</script>");
     if (element == std::string::npos) {
         throw Error("the viewer page has no replay element (pivot-replay, __PIVOT_REPLAY__): a broken build?");
     }
     const size_t at = element + kOpen.size();
-    // Every '<' escaped, so no "</script>" in a name can end the element;
-    // the JSON reads back the same.
-    const std::string json = replay.dump();
-    std::string data;
-    data.reserve(json.size() + json.size() / 16);
-    for (char c : json) {
-        if (c == '<') {
-            data += "\\u003c";
-        } else {
-            data += c;
-        }
+    nlohmann::json rest = header_;
+    rest["series"] = series_.to_json();
+    rest["summary"] = summary;
+    std::string head = json_text(rest);  // an object: "{...}"
+    head.back() = ',';
+    out.write(page.data(), static_cast<std::streamsize>(at));
+    write_escaped(out, head);
+    out << "\"frames\":[";
+    for (size_t k = 0; k < frames_.size(); ++k) {
+        if (k > 0) out << ',';
+        write_escaped(out, frames_[k]);
     }
-    std::string out;
-    out.reserve(page.size() + data.size());
-    out.append(page, 0, at).append(data).append(page, at + kMarker.size(), std::string::npos);
-    return out;
+    out << "]}";
+    out.write(page.data() + at + kMarker.size(), static_cast<std::streamsize>(page.size() - at - kMarker.size()));
 }
 
 }  // namespace pivot::cli

@@ -162,8 +162,9 @@ export class Live {
       const what = control.target ? `${control.target} ${control.object || ''}`.trim() : '';
       value.textContent = `0 of \u00b1${formatNumber(speed)}${what ? ` (${what})` : ''}`;
       let dragging = false;
+      // Released anywhere (outside the slider too) or cancelled: the slider follows the server again.
       slider.addEventListener('pointerdown', () => { dragging = true; });
-      slider.addEventListener('pointerup', () => { dragging = false; });
+      for (const end of ['pointerup', 'pointercancel']) window.addEventListener(end, () => { dragging = false; });
       slider.addEventListener('input', () => this.send({ type: 'control', index, value: Number(slider.value) }));
       box.append(head, slider, value);
       list.appendChild(box);
