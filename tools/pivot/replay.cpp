@@ -225,7 +225,8 @@ void ReplayRecorder::after_step(const World& world, uint64_t step, double step_s
     if (step % every_ != 0 && step != steps_) return;
     add_frame(world);
     series_.close_frame(world.time(), world.energy().total());
-    if (frame_bytes_ > kMaxFrameBytes && frames_.size() > 2) {
+    // (Never at the last step: its frame is kept whatever it costs.)
+    if (frame_bytes_ > kMaxFrameBytes && frames_.size() > 2 && step != steps_) {
         size_t kept = 0;
         frame_bytes_ = 0;
         for (size_t i = 0; i < frames_.size(); i += 2) {
