@@ -57,6 +57,17 @@ double parse_positive(const std::string& flag, const std::string& text) {
     throw UsageError{fmt::format("{} needs a positive number, got '{}'", flag, text)};
 }
 
+uint64_t parse_whole(const std::string& flag, const std::string& text, uint64_t min, uint64_t max,
+                     const std::string& what) {
+    try {
+        size_t used = 0;
+        const unsigned long long v = std::stoull(text, &used);
+        if (used == text.size() && v >= min && v <= max && text.find('-') == std::string::npos) return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError{fmt::format("{} needs {}, got '{}'", flag, what, text)};
+}
+
 std::vector<std::string> Arguments::positionals() {
     std::vector<std::string> out;
     for (const auto& a : args_) {

@@ -2,6 +2,7 @@
 // A small argument reader for the `pivot` subcommands, and the exit codes
 // of the CLI contract: 0 success, 1 user error (bad file, unknown plugin),
 // 2 usage error.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ private:
 
 // The value of `flag` as a finite number > 0; throws UsageError otherwise.
 double parse_positive(const std::string& flag, const std::string& text);
+// The value of `flag` as a whole number in [min, max] (digits only); throws
+// UsageError "<flag> needs <what>, got '<text>'" otherwise.
+uint64_t parse_whole(const std::string& flag, const std::string& text, uint64_t min, uint64_t max,
+                     const std::string& what);
 
 // Options every command accepts: --log-level LEVEL, --plugins PATH (repeatable).
 struct CommonOptions {

@@ -69,13 +69,7 @@ std::string csv_field(const std::string& text) {
 std::string number(double v) { return fmt::format("{}", v); }
 
 uint64_t parse_count(const std::string& flag, const std::string& text) {
-    try {
-        size_t used = 0;
-        const unsigned long long v = std::stoull(text, &used);
-        if (used == text.size() && v > 0 && text.find('-') == std::string::npos) return v;
-    } catch (const std::exception&) {
-    }
-    throw UsageError{fmt::format("{} needs a whole number > 0, got '{}'", flag, text)};
+    return parse_whole(flag, text, 1, UINT64_MAX, "a whole number > 0");
 }
 
 std::ofstream open_output(const std::string& file) {

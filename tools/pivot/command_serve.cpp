@@ -58,23 +58,6 @@ constexpr double kMaxSimulatedPerTick = 0.1;  // s (or one step, if longer)
 // frames wait while it steps (one thread).
 constexpr auto kMaxSteppingPerTick = std::chrono::milliseconds(50);
 
-// What goes to a page: JSON text whatever bytes a name or a message holds
-// (invalid UTF-8, from a file name or a cut key, becomes U+FFFD instead of
-// an exception).
-std::string text_of(const nlohmann::json& value) {
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-uint16_t parse_port(const std::string& text) {
-    try {
-        size_t used = 0;
-        const unsigned long v = std::stoul(text, &used);
-        if (used == text.size() && v <= 65535 && text.find('-') == std::string::npos) return static_cast<uint16_t>(v);
-    } catch (const std::exception&) {
-    }
-    throw UsageError{fmt::format("--port needs a port number 0 .. 65535, got '{}'", text)};
-}
-
 // The scene being served: its world, the operator's controls and the clock.
 class LiveScene {
 public:
@@ -107,7 +90,7 @@ public:
         }
         scene["controls"] = std::move(controls);
         scene["paused"] = paused_;
-        return text_of(scene);
+        return json_text(scene);
     }
 
     // Steps the world up to the wall clock, then sends a frame.
@@ -137,7 +120,7 @@ public:
         try {
             handle(from, text);
         } catch (const std::exception& e) {  // Error, and anything a plugin or the JSON library throws
-            LiveServer::send(from, text_of({{"type", "error"}, {"message", e.what()}}));
+            LiveServer::send(from, json_text({{"type", "error"}, {"message", e.what()}}));
         }
     }
 
@@ -165,7 +148,7 @@ private:
             const std::string message = fmt::format("step at t = {:.6g} s failed: {}; paused (reset to start again)",
                                                     world_.time(), e.what());
             if (!quiet_) fmt::print(stderr, "pivot serve: {}\n", message);
-            server_->broadcast(text_of({{"type", "error"}, {"message", message}}));
+            server_->broadcast(json_text({{"type", "error"}, {"message", message}}));
             return;
         }
         series_.add_step(world_, std::chrono::duration<double>(Clock::now() - start).count());
@@ -182,7 +165,7 @@ private:
         frame["stats"]["lagging"] = lagging_;
         frame["paused"] = paused_;
         frame["controls"] = values_;
-        server_->broadcast_frame(text_of(frame));
+        server_->broadcast_frame(json_text(frame));
     }
 
     void handle(const LiveConnection& from, std::string_view text) {
@@ -308,7 +291,8 @@ int serve(Arguments& args) {
     const bool quiet = args.flag("--quiet");
     const auto files = args.positionals();
     if (files.size() != 1) throw UsageError{"expected exactly one SCENE.json"};
-    const uint16_t port = port_text ? parse_port(*port_text) : 8765;
+    const auto port = static_cast<uint16_t>(
+        port_text ? parse_whole("--port", *port_text, 0, 65535, "a port number 0 .. 65535") : 8765);
     const std::string& scene_file = files[0];
 
     PluginRegistry registry;

@@ -2,6 +2,7 @@
 // Boost.Beast and Boost.Asio (header-only, from Debian's libboost-dev).
 #include "live_server.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <optional>
@@ -287,14 +288,10 @@ void LiveServer::State::accept() {
 }
 
 size_t LiveServer::State::open_connections() {
-    size_t kept = 0;
-    for (size_t i = 0; i < connections.size(); ++i) {
-        if (connections[i].expired()) continue;
-        if (kept != i) connections[kept] = std::move(connections[i]);  // (a self-move would empty it)
-        ++kept;
-    }
-    connections.resize(kept);
-    return kept;
+    connections.erase(std::remove_if(connections.begin(), connections.end(),
+                                     [](const std::weak_ptr<LiveConnection>& c) { return c.expired(); }),
+                      connections.end());
+    return connections.size();
 }
 
 LiveServer::LiveServer(net::io_context& io, const std::string& host, uint16_t port, std::string page,
