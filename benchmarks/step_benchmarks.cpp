@@ -8,6 +8,9 @@
 // harness's S1 links at real-time steps (geometric stiffness, projection). Counters: rows, solver iterations, largest
 // joint error.
 //
+// integrator/chain/*: the GSSSS integrators against the semi-implicit step
+// on short S1 chains at h = 1 ms (docs/engine.md "Integrators").
+//
 // contact/*: contact scenes at h = 1/60 s (docs/benchmarks.md "Contact
 // scenes"): a stack of 10 boxes, pyramids of 21 and 120 boxes, 1000
 // spheres dropped into a box of static planes (the drop, and the pile they
@@ -23,6 +26,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -79,6 +83,30 @@ void chain(benchmark::State& state, const std::string& solver, double h, bool s1
         benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
     state.counters["max_joint_error"] = max_error;
     state.counters["solver_failures"] = world.statistics().solver_failures;
+}
+
+// The GSSSS integrators against the semi-implicit step (issue 20) on the S1
+// chain's links at h = 1 ms: 2, 5, 10 and 20 links (the GSSSS step is dense
+// over the world's velocities: meant for mechanisms of tens of bodies).
+void integrator_chain(benchmark::State& state, Integrator integrator, const GssssSettings& gssss) {
+    WorldSettings settings;
+    settings.timestep = 1e-3;
+    settings.integrator = integrator;
+    settings.gssss = gssss;
+    World world(registry(), settings);
+    test::add_swinging_chain(world, static_cast<int>(state.range(0)), 0.1, 0.1,
+                             {6.667e-6, 0, 0, 0, 8.667e-5, 0, 0, 0, 8.667e-5});
+    for (int i = 0; i < 10; ++i) world.step();
+    uint64_t iterations = 0;
+    double max_error = 0.0;
+    for (auto _ : state) {
+        world.step();
+        iterations += world.statistics().solver_iterations;
+        max_error = std::max(max_error, world.statistics().max_joint_error);
+    }
+    state.counters["iterations_per_step"] =
+        benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
+    state.counters["max_joint_error"] = max_error;
 }
 
 // ---------------------------------------------------------------- contact scenes
@@ -368,6 +396,24 @@ void register_all() {
                 ->Arg(200)
                 ->Unit(benchmark::kMicrosecond);
         }
+    }
+
+    GssssSettings midpoint;  // the default member: V0(1, 1, 0), position level
+    GssssSettings alpha;
+    alpha.parameters = gssss_generalized_alpha(0.8);
+    alpha.stabilization = ConstraintStabilization::projection;
+    for (const auto& [name, integrator, gssss] :
+         {std::tuple{"integrator/chain/semi_implicit", Integrator::semi_implicit, midpoint},
+          std::tuple{"integrator/chain/gssss_midpoint", Integrator::gssss, midpoint},
+          std::tuple{"integrator/chain/gssss_alpha_projected", Integrator::gssss, alpha}}) {
+        benchmark::RegisterBenchmark(name, [integrator = integrator, gssss = gssss](benchmark::State& s) {
+            integrator_chain(s, integrator, gssss);
+        })
+            ->Arg(2)
+            ->Arg(5)
+            ->Arg(10)
+            ->Arg(20)
+            ->Unit(benchmark::kMicrosecond);
     }
 
     struct Entry {

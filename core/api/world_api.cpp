@@ -14,6 +14,7 @@
 #include "api/api_support.hpp"
 #include "api/world_api_support.hpp"
 #include "common/input_limits.hpp"
+#include "scene/integrator_reader.hpp"
 #include "scene/scene_loader.hpp"
 
 using namespace pivot::api;  // the conversions of world_api_support.hpp
@@ -252,6 +253,25 @@ PIVOT_API pivot_status pivot_world_set_body_friction(pivot_world* world, uint32_
         const std::string where = "body '" + w.body_name(b) + "': friction";
         w.set_body_friction(b, friction_params != nullptr ? json_object(friction_params, where.c_str())
                                                           : nlohmann::json::object());
+    });
+}
+
+PIVOT_API pivot_status pivot_world_set_integrator(pivot_world* world, const char* integrator) {
+    return guarded("pivot_world_set_integrator", [&] {
+        auto& w = world_of(world, "pivot_world_set_integrator");
+        const std::string source = "pivot_world_set_integrator";
+        nlohmann::json value = "semi_implicit";
+        if (integrator != nullptr) {
+            pivot::check_json_depth(integrator, source.c_str());
+            value = nlohmann::json::parse(integrator, nullptr, false);
+            if (value.is_discarded() || !(value.is_string() || value.is_object())) {
+                throw pivot::Error(fmt::format("{}: not a JSON string or object: '{}'", source,
+                                               std::string(integrator, strnlen(integrator, 80))));
+            }
+        }
+        pivot::WorldSettings settings = w.settings();
+        pivot::read_integrator(pivot::scene::JsonAt(value, "", source), settings);
+        w.set_integrator(settings.integrator, settings.gssss);
     });
 }
 

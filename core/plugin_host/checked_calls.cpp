@@ -279,6 +279,56 @@ CallResult checked_generalized_forces(const PluginInstance& inst, const pivot_el
     return r;
 }
 
+bool element_has_smooth_forces(const PluginRecord& element) {
+    return element.element.smooth_forces != nullptr && element.element.force_tangent != nullptr;
+}
+
+CallResult checked_smooth_forces(const PluginInstance& inst, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, Guarded<double> forces_out) {
+    const char* fn = "smooth_forces";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
+    if (!element_has_smooth_forces(inst.plugin())) {
+        CallResult r = failure(inst, fn, PIVOT_ERROR, "the element has no smooth_forces and force_tangent (ABI 1.10)");
+        r.broken = false;
+        return r;
+    }
+    const size_t count = static_cast<size_t>(element_nv(inst.plugin())) * batch.count;
+    double* forces = forces_out.data();
+    const OutputGuard guard("forces", forces_out, count);
+    const pivot_status s = inst.plugin().element.smooth_forces(inst.handle(), &batch, &step, forces);
+    CallResult r;
+    if (!check_guards(r, inst, fn, {&guard})) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
+    check_finite(r, inst, fn, "forces", forces, count);
+    return r;
+}
+
+CallResult checked_force_tangent(const PluginInstance& inst, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, const double* accelerations,
+                                 Guarded<double> stiffness_out, Guarded<double> damping_out) {
+    const char* fn = "force_tangent";
+    if (inst.fatal()) return fatal_refusal(inst, fn);
+    if (!element_has_smooth_forces(inst.plugin())) {
+        CallResult r = failure(inst, fn, PIVOT_ERROR, "the element has no smooth_forces and force_tangent (ABI 1.10)");
+        r.broken = false;
+        return r;
+    }
+    const size_t nv = element_nv(inst.plugin());
+    const size_t count = nv * nv * batch.count;
+    double* stiffness = stiffness_out.data();
+    double* damping = damping_out.data();
+    const OutputGuard stiffness_guard("stiffness", stiffness_out, count);
+    const OutputGuard damping_guard("damping", damping_out, count);
+    const pivot_status s =
+        inst.plugin().element.force_tangent(inst.handle(), &batch, &step, accelerations, stiffness, damping);
+    CallResult r;
+    if (!check_guards(r, inst, fn, {&stiffness_guard, &damping_guard})) return r;
+    if (!usable(s)) return status_failure(inst, fn, s);
+    if (!check_finite(r, inst, fn, "stiffness", stiffness, count)) return r;
+    check_finite(r, inst, fn, "damping", damping, count);
+    return r;
+}
+
 CallResult checked_internal_rows(const PluginInstance& inst, const pivot_element_batch& batch,
                                  const pivot_step_info& step, uint32_t max_rows, Guarded<pivot_row> rows_out,
                                  Guarded<double> jacobians_out, Guarded<uint32_t> counts_out) {

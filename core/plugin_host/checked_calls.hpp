@@ -84,6 +84,15 @@ CallResult checked_joint_geometric_stiffness(const PluginInstance& joint, const 
 CallResult checked_frame_stiffness(const PluginInstance& element, const pivot_element_batch& batch,
                                    const pivot_material_point* points, uint32_t point_count, const double* wrenches,
                                    Guarded<double> stiffness);
+// ABI 1.10: the forces at a state and their tangent (accuracy
+// integrators). Callers check element_has_smooth_forces first; a call on
+// an element without them is an error naming the plugin.
+bool element_has_smooth_forces(const PluginRecord& element);
+CallResult checked_smooth_forces(const PluginInstance& element, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, Guarded<double> forces);
+CallResult checked_force_tangent(const PluginInstance& element, const pivot_element_batch& batch,
+                                 const pivot_step_info& step, const double* accelerations,
+                                 Guarded<double> stiffness, Guarded<double> damping);
 // Calls build_with_motion (ABI 1.8) when the model has it, else
 // build_with_bodies (ABI 1.1), else build (bodies and motion then unused;
 // may be NULL for a model without those functions).

@@ -29,6 +29,7 @@
 #include "common/error.hpp"
 #include "common/input_limits.hpp"
 #include "plugin_host/parameters.hpp"
+#include "scene/integrator_reader.hpp"
 #include "scene/json_reader.hpp"
 #include "scene/short_names.hpp"
 #include "world/physical_limits.hpp"
@@ -103,7 +104,7 @@ private:
                                 "solver_acceptance", "contact_margin", "restitution_threshold",
                                 "contact_regularization", "geometric_stiffness", "projection_iterations",
                                 "divergence_energy", "divergence_joint_error", "direct_islands", "newton_islands", "large_island_rows", "large_island_sweeps",
-                                "step_budget", "step_time_limit", "threads"});
+                                "step_budget", "step_time_limit", "threads", "integrator"});
         if (auto paths = s.optional("plugin_paths")) load_plugin_paths(*paths);
 
         WorldSettings settings;
@@ -134,6 +135,7 @@ private:
             }
         }
 
+        if (auto v = s.optional("integrator")) read_integrator(*v, settings);
         if (auto v = s.optional("geometric_stiffness")) settings.geometric_stiffness = v->boolean();
         if (auto v = s.optional("projection_iterations")) {
             const double n = v->number();

@@ -252,16 +252,9 @@ void add_lever_arms(const WorldModel& model, const WorldState& state, StepScratc
         for (size_t p = 0; p < gp.points.size(); ++p) {
             const uint32_t joint = gp.attachment[p] / 2, side = gp.attachment[p] % 2;
             const JointRecord& record = model.joints[joint];
-            const JointGroup& jg = model.joint_groups[record.group];
             const auto& out = s.joint_rows[record.group];
-            double* w = gp.wrenches.data() + 6 * p;
-            std::fill(w, w + 6, 0.0);
-            for (uint32_t k = 0; k < out.row_counts[record.member]; ++k) {
-                const size_t row = static_cast<size_t>(record.member) * jg.max_rows + k;
-                const double f = out.forces[row];
-                const double* j = out.jacobians.data() + row * 12 + 6 * side;
-                for (int i = 0; i < 6; ++i) w[i] += f * j[i];
-            }
+            frame_wrench(out.forces.data(), out.jacobians.data(), model.joint_groups[record.group].max_rows,
+                         record.member, out.row_counts[record.member], side, gp.wrenches.data() + 6 * p);
         }
         const CallResult r = checked_frame_stiffness(group.instance, element_batch(group, state), gp.points.data(),
                                                      static_cast<uint32_t>(gp.points.size()), gp.wrenches.data(),

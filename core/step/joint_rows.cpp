@@ -6,6 +6,8 @@
 // and its response Mbar^-1 J_row,e^T over the element's mass block, which
 // assembly and the velocity update use. A disabled joint's rows are written
 // by its plugin with the others (one batched call) and dropped here.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -22,6 +24,16 @@ void chain_frame_jacobian(const double* row, const double* frame_jacobian, uint3
     }
 }
 
+
+void frame_wrench(const double* forces, const double* jacobians, uint32_t max_rows, uint32_t member, uint32_t rows,
+                  uint32_t side, double* wrench) {
+    std::fill(wrench, wrench + 6, 0.0);
+    for (uint32_t k = 0; k < rows; ++k) {
+        const size_t row = static_cast<size_t>(member) * max_rows + k;
+        const double* j = jacobians + row * 12 + 6 * side;
+        for (int i = 0; i < 6; ++i) wrench[i] += forces[row] * j[i];
+    }
+}
 
 void collect_joint_rows(const WorldModel& model, const WorldState& state, StepScratch& s) {
     s.rows.clear();

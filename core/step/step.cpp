@@ -39,6 +39,10 @@ void World::step() {
         scratch_ = std::make_unique<StepScratch>();
         prepare_step(model_, *scratch_);
     }
+    if (model_.settings.integrator == Integrator::gssss) {  // core/integrate/gssss_world_step.cpp
+        step_gssss();
+        return;
+    }
     prepare_workers();
     scratch_->step_start = std::chrono::steady_clock::now();  // substeps share the step's budget
     outputs_.broken_joints.clear();

@@ -117,6 +117,12 @@ void evaluate_joint_rows_at(const WorldModel& model, const WorldState& state, St
 // frame, the frame's 6 x nv twist Jacobian, column-major).
 void collect_joint_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);
 void chain_frame_jacobian(const double* row_side, const double* frame_jacobian, uint32_t nv, double* out);
+// The wrench J_side^T f (6 values, world) that member `member`'s first
+// `rows` rows apply at its frame `side`: forces per row slot (count x
+// max_rows) and the rows' 12-value Jacobians, as the rows stage or
+// evaluate_joint_rows_at wrote them (geometric stiffness: the lever arms).
+void frame_wrench(const double* forces, const double* jacobians, uint32_t max_rows, uint32_t member, uint32_t rows,
+                  uint32_t side, double* wrench);
 
 // rope_rows.cpp: one row per rope, after the joints' (responses pending too).
 void collect_rope_rows(const WorldModel& model, const WorldState& state, StepScratch& scratch);

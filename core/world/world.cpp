@@ -5,6 +5,8 @@
 // (world_materials.cpp) and the solvers' chains (world_solvers.cpp) are
 // built in files of their own.
 #include "world/world.hpp"
+
+#include "integrate/gssss_world_step.hpp"
 #include "world/physical_limits.hpp"
 
 #include <algorithm>
@@ -43,6 +45,7 @@ pivot_element_batch element_batch(const ElementGroup& g, const WorldState& state
 World::World(const PluginRegistry& registry, WorldSettings settings) : registry_(&registry) {
     check_timestep(settings.timestep);
     check_gravity(settings.gravity);
+    check_gssss_settings(settings.gssss);
     const auto require_nonnegative = [](double value, const char* field, const char* unit) {
         if (!(value >= 0.0) || !std::isfinite(value)) {
             throw Error(fmt::format("settings.{}: must be a finite number >= 0{}, got {}", field, unit, value));

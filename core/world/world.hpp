@@ -28,6 +28,8 @@
 
 namespace pivot {
 
+class GssssWorldStep;
+
 // Handles: indices in creation order.
 using BodyId = uint32_t;
 using JointId = uint32_t;
@@ -424,8 +426,13 @@ public:
     // earlier override of the same pair).
     void add_material_pair(const MaterialPairDescription& pair);
 
-    // Advances by one timestep (core/step/step.cpp).
+    // Advances by one timestep (core/step/step.cpp; with the GSSSS
+    // integrator core/integrate/gssss_world_step.cpp).
     void step();
+    // Chooses the integrator (WorldSettings::integrator, gssss); the GSSSS
+    // state starts again from the world's state at the next step. Throws
+    // for invalid settings (the field named).
+    void set_integrator(Integrator integrator, const GssssSettings& gssss = {});
 
     double time() const { return state_.time; }
     const WorldSettings& settings() const { return model_.settings; }
@@ -689,6 +696,12 @@ private:
     std::vector<IslandChains> worker_chains_;
     void prepare_workers();
     std::unique_ptr<StepScratch> scratch_;  // sized at the first step after a model change
+    // The GSSSS step (WorldSettings::integrator; core/integrate/
+    // gssss_world_step.cpp): the world as a constrained system and the
+    // integrator's own state (algorithmic accelerations and multipliers),
+    // made again when the scratch is or the state was changed from outside.
+    std::unique_ptr<GssssWorldStep> gssss_;
+    void step_gssss();
     StepOutputs outputs_;                   // what the last step reported
     // The stages of one step at the model's timestep (step.cpp), and the
     // retry of a step a plugin discarded, in 2, 4, ... substeps

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "integrate/integrator_settings.hpp"
 #include "lcp/lcp_solver_chain.hpp"
 
 namespace pivot {
@@ -20,6 +21,12 @@ using Quatd = std::array<double, 4>;  // w, x, y, z
 
 struct WorldSettings {
     double timestep = 1e-3;                  // s, > 0
+    // How the world advances (docs/engine.md "Integrators"): the
+    // semi-implicit step (the default: real time, contacts, first order) or
+    // a GSSSS member (second order; rigid bodies and rigid joints, no
+    // contacts yet: a step that starts in contact fails), with `gssss`.
+    Integrator integrator = Integrator::semi_implicit;
+    GssssSettings gssss;
     Vec3d gravity = {0.0, 0.0, -9.81};       // m/s^2
     SolverChoice solver = {"pivot.solver.dantzig", nlohmann::json::object()};
     std::vector<SolverChoice> fallback = {{"pivot.solver.pgs", nlohmann::json::object()}};  // tried in order

@@ -130,6 +130,75 @@ pivot_status generalized_forces(const void* instance, const pivot_element_batch*
     return PIVOT_OK;
 }
 
+// The forces at the state, for any timestep (ABI 1.10): gravity and the
+// gyroscopic torque -omega x (I_w omega) as they are at (q, v) (none with
+// gyroscopic = none).
+pivot_status smooth_forces(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
+                           double* forces) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!check_items(inst, batch)) return PIVOT_ERROR;
+    const Vec3 g = load3(step->gravity);
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const Body b = body_of(batch, e);
+        const Mat3 r = rotation(orientation(batch->q + e * kCoords));
+        const Vec3 omega = load3(batch->v + e * kVelocities + 3);
+        const Vec3 torque = inst->gyroscopic == kNone ? Vec3{0, 0, 0}
+                                                      : -1.0 * cross(omega, r * (b.inertia * (transpose(r) * omega)));
+        double* f = forces + static_cast<size_t>(e) * kVelocities;
+        store3(b.mass * g, f);
+        store3(torque, f + 3);
+    }
+    return PIVOT_OK;
+}
+
+// The tangent of r = M(q) a - f(q, v) (ABI 1.10). The linear rows are
+// m a - m g: no tangent. The angular rows are I_w a + omega x (I_w omega)
+// with I_w = R I_b R^T. integrate turns the body by dtheta in world
+// coordinates, R <- exp([dtheta]x) R, so I_w <- I_w + [dtheta]x I_w -
+// I_w [dtheta]x and d(I_w b)/dtheta = I_w [b]x - [I_w b]x. Hence
+//     stiffness = I_w [a]x - [I_w a]x + [omega]x (I_w [omega]x - [I_w omega]x)
+//     damping   = [omega]x I_w - [I_w omega]x
+// (without the gyroscopic terms when gyroscopic = none).
+pivot_status force_tangent(const void* instance, const pivot_element_batch* batch, const pivot_step_info*,
+                           const double* accelerations, double* stiffness, double* damping) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!check_items(inst, batch)) return PIVOT_ERROR;
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const Body b = body_of(batch, e);
+        const Mat3 r = rotation(orientation(batch->q + e * kCoords));
+        const Mat3 iw = r * b.inertia * transpose(r);
+        const Vec3 alpha = load3(accelerations + static_cast<size_t>(e) * kVelocities + 3);
+        const Vec3 omega = load3(batch->v + static_cast<size_t>(e) * kVelocities + 3);
+        Mat3 k = iw * skew(alpha);
+        const Mat3 s_alpha = skew(iw * alpha);
+        Mat3 d{};
+        if (inst->gyroscopic != kNone) {
+            const Mat3 s_omega = skew(omega), s_momentum = skew(iw * omega);
+            Mat3 turn = iw * s_omega;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) turn.m[i][j] -= s_momentum.m[i][j];
+            const Mat3 gyro = s_omega * turn;
+            d = s_omega * iw;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) {
+                    k.m[i][j] += gyro.m[i][j];
+                    d.m[i][j] -= s_momentum.m[i][j];
+                }
+        }
+        double* ks = stiffness + static_cast<size_t>(e) * kVelocities * kVelocities;
+        double* ds = damping + static_cast<size_t>(e) * kVelocities * kVelocities;
+        std::memset(ks, 0, sizeof(double) * kVelocities * kVelocities);
+        std::memset(ds, 0, sizeof(double) * kVelocities * kVelocities);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                ks[(3 + i) + (3 + j) * kVelocities] = k.m[i][j] - s_alpha.m[i][j];
+                ds[(3 + i) + (3 + j) * kVelocities] = d.m[i][j];
+            }
+        }
+    }
+    return PIVOT_OK;
+}
+
 pivot_status integrate(const void*, uint32_t node_count, const double* q, const double* v, double h,
                        double* q_out) {
     for (uint32_t k = 0; k < node_count; ++k) {
@@ -280,6 +349,8 @@ pivot_element_functions make_functions() {
     f.energy = energy;
     f.node_coordinates = node_coordinates;
     f.frame_stiffness = frame_stiffness;
+    f.smooth_forces = smooth_forces;
+    f.force_tangent = force_tangent;
     return f;
 }
 

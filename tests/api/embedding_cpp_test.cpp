@@ -140,6 +140,63 @@ TEST(EmbeddingCpp, ErrorsAreExceptionsWithTheEnginesMessage) {
 
 // ---------------------------------------------------------------- cables
 
+// (0.13) The integrator through the API: the pendulum alone (no shapes) is
+// stepped by the GSSSS midpoint rule at position level, which keeps the bob
+// on its circle to rounding (1e-12 m; the semi-implicit step's 60 Hz error
+// above is 2.7e-3 m) and its energy: the midpoint rule's energy error is a
+// bounded oscillation of order (h omega)^2 m g L = 0.027 J here (omega =
+// sqrt(g / L), h = 1/60 s; measured 0.0098 J), which it must not leave over
+// 20 s (a drift of O(h) per swing would). The world with the resting stack
+// cannot be stepped by it (contacts): the step fails, the world unchanged.
+TEST(EmbeddingCpp, TheIntegratorCanBeChosen) {
+    Engine engine;
+    const std::string pendulum = R"({
+      "format": "pivot-scene/1",
+      "settings": { "timestep": 0.016666666666666666, "gravity": [0, 0, -9.81] },
+      "bodies": [ { "name": "bob", "mass": 1.0, "inertia": [0.001, 0.001, 0.001], "position": [1, 0, 2] } ],
+      "joints": [ { "name": "hinge", "type": "revolute", "body1": "world", "body2": "bob",
+                    "anchor": [0, 0, 2], "axis": [0, 1, 0] } ]
+    })";
+    World world = engine.scene_from_json(pendulum);
+    world.set_integrator(R"({"type": "gssss", "scheme": "midpoint"})");
+    const uint32_t bob = world.find_body("bob");
+    const auto energy = [&] {
+        const auto s = world.body(bob);
+        const auto& v = s.linear_velocity;
+        return 9.81 * s.position[2] + 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    };
+    const double e0 = energy();
+    double radius_error = 0.0, energy_error = 0.0;
+    for (int k = 0; k < 1200; ++k) {
+        world.step();
+        const auto p = world.body(bob).position;
+        radius_error = std::max(radius_error, std::abs(std::hypot(p[0], p[2] - 2.0) - 1.0));
+        energy_error = std::max(energy_error, std::abs(energy() - e0));
+    }
+    EXPECT_LE(radius_error, 1e-12);
+    EXPECT_LE(energy_error, 0.027);
+    try {
+        world.set_integrator(R"({"type": "gssss", "scheme": "hht", "rho": 0.2})");
+        ADD_FAILURE() << "rho 0.2 accepted for HHT";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/rho: HHT needs rho in [1/2, 1]"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(world.set_integrator("{not json"), pivot::sdk::Error);
+    world.set_integrator("\"semi_implicit\"");
+    world.step();
+
+    World stack = engine.scene_from_json(kScene);
+    stack.set_integrator("\"gssss\"");
+    const double t0 = stack.time();
+    try {
+        stack.step();
+        ADD_FAILURE() << "a world in contact was stepped by the gssss integrator";
+    } catch (const pivot::sdk::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("contact points"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(stack.time(), t0);
+}
+
 std::array<double, 3> body_point(const pivot::sdk::BodyState& s, const std::array<double, 3>& r) {
     const double w = s.orientation[0], x = s.orientation[1], y = s.orientation[2], z = s.orientation[3];
     const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},

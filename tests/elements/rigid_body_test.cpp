@@ -237,6 +237,76 @@ TEST_F(RigidBody, SymmetricBodySpinningAboutItsAxisHasNoGyroscopicTorque) {
     }
 }
 
+// ABI 1.10: the forces at the state are those of the explicit gyroscopic
+// torque whatever the element's setting (but none) and whatever timestep.
+TEST_F(RigidBody, SmoothForcesAreTheExplicitForcesAtAnyStep) {
+    const auto items = body(2.0, {0.2, 0.5, 0.9}, {0.01, -0.02, 0.03});
+    State s;
+    pivot_element_batch batch{1, 7, items.data(), s.q.data(), s.v.data(), s.q.data()};
+    PluginInstance explicit_body = make("explicit");
+    const pivot_step_info at_60hz{sizeof(pivot_step_info), 0, 1.0 / 60, 0.0, {0, 0, -9.81}};
+    std::array<double, 6> expected{};
+    ASSERT_TRUE(checked_generalized_forces(explicit_body, batch, at_60hz, unguarded(expected.data())).ok());
+    for (const char* mode : {"implicit", "explicit"}) {
+        PluginInstance inst = make(mode);
+        std::array<double, 6> f{};
+        const pivot_step_info no_step{sizeof(pivot_step_info), 0, 0.0, 0.0, {0, 0, -9.81}};
+        ASSERT_TRUE(checked_smooth_forces(inst, batch, no_step, unguarded(f.data())).ok());
+        for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(f[i], expected[i]) << mode << " " << i;
+    }
+    PluginInstance none = make("none");
+    std::array<double, 6> f{};
+    ASSERT_TRUE(checked_smooth_forces(none, batch, at_60hz, unguarded(f.data())).ok());
+    for (int i = 3; i < 6; ++i) EXPECT_EQ(f[i], 0.0);
+}
+
+// The tangent of r = M(q) a - f(q, v) against central differences: in q
+// along integrate's displacements (q (+) e dq, world-frame rotation), in v
+// directly. Step 1e-6 on entries of O(1): truncation ~1e-12, rounding
+// ~1e-10; the bound 1e-7 is far below the terms it checks (O(0.1-10)).
+TEST_F(RigidBody, ForceTangentMatchesFiniteDifferences) {
+    const auto items = body(2.0, {0.2, 0.5, 0.9}, {0.01, -0.02, 0.03});
+    const std::array<double, 6> a = {0.4, -1.0, 2.0, 3.0, -2.0, 1.5};
+    const pivot_step_info step{sizeof(pivot_step_info), 0, 0.0, 0.0, {0, 0, -9.81}};
+    for (const char* mode : {"explicit", "none"}) {
+        PluginInstance inst = make(mode);
+        const auto residual = [&](const std::array<double, 7>& q, const std::array<double, 6>& v) {
+            pivot_element_batch batch{1, 7, items.data(), q.data(), v.data(), q.data()};
+            std::array<double, 36> m{};
+            std::array<double, 6> f{};
+            EXPECT_TRUE(checked_mass_matrix(inst, batch, unguarded(m.data())).ok());
+            EXPECT_TRUE(checked_smooth_forces(inst, batch, step, unguarded(f.data())).ok());
+            std::array<double, 6> r{};
+            for (int i = 0; i < 6; ++i) {
+                r[i] = -f[i];
+                for (int j = 0; j < 6; ++j) r[i] += m[i + 6 * j] * a[j];
+            }
+            return r;
+        };
+        State s;
+        pivot_element_batch batch{1, 7, items.data(), s.q.data(), s.v.data(), s.q.data()};
+        std::array<double, 36> k{}, d{};
+        ASSERT_TRUE(checked_force_tangent(inst, batch, step, a.data(), unguarded(k.data()), unguarded(d.data())).ok());
+        const double e = 1e-6;
+        for (int j = 0; j < 6; ++j) {
+            std::array<double, 6> unit{};
+            unit[j] = 1.0;
+            std::array<double, 7> qp{}, qm{};
+            ASSERT_TRUE(checked_integrate(inst, 1, s.q.data(), unit.data(), e, unguarded(qp.data())).ok());
+            ASSERT_TRUE(checked_integrate(inst, 1, s.q.data(), unit.data(), -e, unguarded(qm.data())).ok());
+            const auto rqp = residual(qp, s.v), rqm = residual(qm, s.v);
+            std::array<double, 6> vp = s.v, vm = s.v;
+            vp[j] += e;
+            vm[j] -= e;
+            const auto rvp = residual(s.q, vp), rvm = residual(s.q, vm);
+            for (int i = 0; i < 6; ++i) {
+                EXPECT_NEAR(k[i + 6 * j], (rqp[i] - rqm[i]) / (2 * e), 1e-7) << mode << " stiffness " << i << "," << j;
+                EXPECT_NEAR(d[i + 6 * j], (rvp[i] - rvm[i]) / (2 * e), 1e-7) << mode << " damping " << i << "," << j;
+            }
+        }
+    }
+}
+
 TEST_F(RigidBody, EnergyIsKineticPlusGravitational) {
     PluginInstance inst = make();
     const auto items = body(2.0, {0.1, 0.2, 0.3}, {0, 0, 0});

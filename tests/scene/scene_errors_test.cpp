@@ -77,6 +77,41 @@ TEST(SceneErrors, ABodysFrictionValuesAreChecked) {
 
 // The operator's controls (docs/scene-format.md "controls"): each names
 // an object that exists and can be driven, keys are used once.
+TEST(SceneErrors, TheIntegratorIsCheckedAtItsKeys) {
+    const auto with = [](const std::string& integrator) {
+        return scene(R"({"timestep": 0.001, "integrator": )" + integrator + "}", kBob, kHinge);
+    };
+    EXPECT_EQ(load_error(with(R"("gssss")")), "");
+    EXPECT_EQ(load_error(with(R"("semi_implicit")")), "");
+    EXPECT_EQ(load_error(with(R"({"type": "gssss", "scheme": "hht", "rho": 0.7, "constraints": "velocity",
+                                  "stabilization": "projection"})")),
+              "");
+    EXPECT_EQ(load_error(with(R"({"type": "gssss", "family": "U0", "rho_min": 0.5, "rho_max": 0.9, "rho_s": 0.2})")),
+              "");
+    expect_error(with(R"("rk4")"), "/settings/integrator", {"unknown integrator 'rk4'"});
+    expect_error(with(R"({"scheme": "midpoint"})"), "/settings/integrator/type", {"missing required key 'type'"});
+    expect_error(with(R"({"type": "gssss", "scheme": "euler"})"), "/settings/integrator/scheme",
+                 {"unknown scheme 'euler'"});
+    expect_error(with(R"({"type": "gssss", "scheme": "hht"})"), "/settings/integrator/scheme", {"needs \"rho\""});
+    expect_error(with(R"({"type": "gssss", "scheme": "hht", "rho": 0.3})"), "/settings/integrator/rho",
+                 {"[1/2, 1]"});
+    expect_error(with(R"({"type": "gssss", "scheme": "midpoint", "rho": 0.3})"), "/settings/integrator/rho",
+                 {"no parameter rho"});
+    expect_error(with(R"({"type": "gssss", "family": "W0"})"), "/settings/integrator/family", {"U0 or V0"});
+    expect_error(with(R"({"type": "gssss", "family": "U0", "rho_min": 0.9, "rho_max": 0.5})"),
+                 "/settings/integrator", {"rho_min <= rho_max"});
+    expect_error(with(R"({"type": "gssss", "constraints": "jerk"})"), "/settings/integrator/constraints",
+                 {"position, velocity or acceleration"});
+    expect_error(with(R"({"type": "gssss", "tolerance": 0})"), "/settings/integrator/tolerance", {"> 0"});
+    expect_error(with(R"({"type": "gssss", "step": 2})"), "/settings/integrator/step", {"unknown key 'step'"});
+    // The choice reaches the world.
+    const auto world = load_scene_json(test::first_party_plugins(),
+                                       with(R"({"type": "gssss", "scheme": "generalized_alpha", "rho": 0.8})"),
+                                       kData, "good.json");
+    EXPECT_EQ(world->settings().integrator, Integrator::gssss);
+    EXPECT_EQ(world->settings().gssss.parameters.rho_s, 0.8);
+}
+
 TEST(SceneErrors, ControlsAreCheckedAgainstTheWorld) {
     const std::string motor_hinge =
         R"([{"name": "hinge", "type": "revolute", "body1": "world", "body2": "bob", "anchor": [0, 0, 0],)"

@@ -367,6 +367,7 @@ int run(Arguments& args) {
               {"p50", 1e6 * percentile(sorted, 0.50)},
               {"p99", 1e6 * percentile(sorted, 0.99)},
               {"max", 1e6 * sorted.back()}}},
+            {"integrator", world->settings().integrator == Integrator::gssss ? "gssss" : "semi_implicit"},
             {"solver",
              {{"id", world->settings().solver.id},
               {"direct_islands", world->settings().direct_islands},
@@ -406,6 +407,11 @@ int run(Arguments& args) {
                        scene_file, steps, simulated, wall, wall > 0.0 ? simulated / wall : 0.0,
                        world->settings().solver.id, failures, fallbacks, joint_error_max, penetration_max,
                        energy_initial, energy_final);
+            if (world->settings().integrator == Integrator::gssss) {
+                fmt::print("{}: INTEGRATOR gssss (docs/engine.md \"Integrators\"): {:.3g} Newton iterations per step, "
+                           "largest final residual {:.3g}; the solver takes no part\n",
+                           scene_file, static_cast<double>(iterations) / static_cast<double>(steps), residual_max);
+            }
             if (contacts_dropped > 0) {
                 fmt::print("{}: CONTACTS DROPPED: {} in {} steps (their rows would pass the step's memory cap, "
                            "WorldSettings::max_contact_row_values: docs/engine.md \"Memory bounds\")\n",

@@ -116,6 +116,10 @@
  * friction_params (appended), and pivot_world_set_body_friction changes
  * them (docs/scene-format.md "Bodies": values that replace its materials'
  * in every contact it makes).
+ * 0.13 (2026-11, plugin ABI 1.10): accuracy integrators:
+ * pivot_world_set_integrator chooses the GSSSS family (Newmark, HHT, WBZ,
+ * generalized-alpha, the midpoint rules) instead of the semi-implicit step
+ * (docs/engine.md "Integrators").
  */
 #ifndef PIVOT_PIVOT_H
 #define PIVOT_PIVOT_H
@@ -786,6 +790,18 @@ PIVOT_API pivot_status pivot_world_statistics_get(const pivot_world* world, pivo
    warm start is kept. Refused, world unchanged, for an unknown solver, bad
    options, or a solver that cannot solve the world's friction models. */
 PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* solver, const char* options);
+/* (0.13) The integrator, from the next step on (docs/engine.md
+   "Integrators"): JSON as a scene's settings.integrator, "semi_implicit"
+   (the default), "gssss" (the midpoint rule V0(1, 1, 0) on position
+   constraints) or an object {"type": "gssss", "scheme": "generalized_alpha",
+   "rho": 0.8, "constraints": "position", "stabilization": "projection", ...}
+   (docs/scene-format.md "Integrators"); NULL: "semi_implicit". Refused,
+   world unchanged, for invalid JSON or settings. The GSSSS step takes rigid
+   bodies and rigid joints: a step fails (world unchanged, the error says
+   why) for contacts, cables, ropes, damped bodies and joints with
+   compliance, limits or drives, and when its Newton iteration does not
+   converge. */
+PIVOT_API pivot_status pivot_world_set_integrator(pivot_world* world, const char* integrator);
 /* (0.8) The registered id of the solver that takes every island (named in
    pivot_world_settings.solver or by pivot_world_set_solver, e.g.
    "pivot.solver.pgs" for "pgs"), valid until the next call that changes

@@ -339,6 +339,11 @@ public:
     void set_solver(const std::string& solver, const std::string& options_json = "{}") {
         check(pivot_world_set_solver(world_, solver.c_str(), options_json.c_str()));
     }
+    // (0.13) The integrator: JSON as a scene's settings.integrator ("semi_implicit",
+    // "gssss" or an object; docs/scene-format.md "Integrators").
+    void set_integrator(const std::string& integrator_json) {
+        check(pivot_world_set_integrator(world_, integrator_json.c_str()));
+    }
     void set_fallback(const std::vector<std::string>& solvers) {
         std::vector<const char*> ids;
         for (const auto& s : solvers) ids.push_back(s.c_str());

@@ -127,6 +127,11 @@
  *                and state at its own model's max_rows_per_contact and
  *                state_per_contact (before: 16 and 64 per contact for
  *                every model).
+ * 1.10 (2026-11) Accuracy integrators (GSSSS): the element tail functions
+ *                smooth_forces (the forces at a state, for any timestep)
+ *                and force_tangent (their derivatives, for Newton's
+ *                matrix); optional, given together. Elements without them
+ *                work as before with the default step.
  *
  * ==========================================================================
  * LOADING, IN ORDER
@@ -196,7 +201,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PIVOT_ABI_MAJOR 1u
-#define PIVOT_ABI_MINOR 9u
+#define PIVOT_ABI_MINOR 10u
 
 /* The one symbol the host resolves in a plugin library. */
 #define PIVOT_PLUGIN_ENTRY_SYMBOL "pivot_plugin_entry"

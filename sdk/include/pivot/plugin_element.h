@@ -219,6 +219,35 @@ typedef struct pivot_element_functions {
     pivot_status (*frame_stiffness)(const void* instance, const pivot_element_batch* batch,
                                     const pivot_material_point* points, uint32_t point_count,
                                     const double* wrenches, double* stiffness);
+
+    /* ---- ABI 1.10 --------------------------------------------------------- */
+
+    /*
+     * [step] The forces f(q, v) exactly at the batch's state, for any
+     * timestep: what generalized_forces returns, without an implicit
+     * treatment of any term (a rigid body's gyroscopic torque is
+     * -omega x (I omega) at the given omega), nv per element at
+     * forces + e*nv. The host's accuracy integrators (GSSSS, docs/engine.md
+     * "Integrators") solve M(q) a = f(q, v) + J^T lambda at states of their
+     * own choosing. step->timestep is 0 and must not be read. Optional
+     * (NULL: the element cannot be used with those integrators); given
+     * together with force_tangent.
+     */
+    pivot_status (*smooth_forces)(const void* instance, const pivot_element_batch* batch,
+                                  const pivot_step_info* step, double* forces);
+
+    /*
+     * [step] The tangent of r(q, v, a) = M(q) a - f(q, v), f of
+     * smooth_forces, at the batch's q and v and the accelerations a (count
+     * x nv, laid out like batch->v): for each element the stiffness dr/dq,
+     * along the displacements of integrate (d/de r(q (+) e dq), q (+) dq the
+     * q_out of integrate with v = dq and timestep 1), and the damping
+     * dr/dv, both nv x nv column-major at stiffness + e*nv*nv and damping +
+     * e*nv*nv. Neither need be symmetric. Required with smooth_forces.
+     */
+    pivot_status (*force_tangent)(const void* instance, const pivot_element_batch* batch,
+                                  const pivot_step_info* step, const double* accelerations,
+                                  double* stiffness, double* damping);
 } pivot_element_functions;
 
 #ifdef __cplusplus
