@@ -7,6 +7,7 @@
 // multipliers from step to step; when the world's state was changed from
 // outside (a body moved, a state restored) or its model changed, it starts
 // again from the state as it is (consistent a0, lambda0).
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -72,6 +73,8 @@ void World::step_gssss() {
         state_.joint_impulses[jg.impulse_offset + static_cast<size_t>(rows[i].member) * jg.max_rows + rows[i].slot] =
             -h * integrator.multipliers()(static_cast<Eigen::Index>(i));
     }
+    g.system.reactions(integrator.configuration(), integrator.multipliers(), outputs_.reactions);
+    outputs_.contact_reports.clear();
     g.time = state_.time;
     g.q.assign(state_.q.begin(), state_.q.end());
     g.v.assign(state_.v.begin(), state_.v.end());
@@ -82,7 +85,10 @@ void World::step_gssss() {
     statistics.rows = static_cast<uint32_t>(rows.size());
     statistics.solver_iterations = report.iterations;
     statistics.solver_residual_max = report.residual;
-    statistics.energy = energy(&statistics.max_joint_error).total();
+    statistics.energy = energy().total();
+    for (const JointReaction& r : outputs_.reactions) {
+        statistics.max_joint_error = std::max(statistics.max_joint_error, r.position_error);
+    }
     statistics.stage_seconds[static_cast<size_t>(StepStage::integrate)] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -73,6 +73,11 @@ void WorldSystem::build() {
                                     element_name(model, e), kWhat));
         }
     }
+    for (const JointRecord& joint : model.joints) {
+        if (!joint.removed && (joint.break_force > 0.0 || joint.break_torque > 0.0)) {
+            throw Error(fmt::format("joint '{}' is breakable, which {} does not model yet", joint.name, kWhat));
+        }
+    }
     for (const RopeRecord& rope : model.ropes) {
         if (!rope.removed) throw Error(fmt::format("rope '{}': {} does not integrate ropes", rope.name, kWhat));
     }
@@ -86,6 +91,7 @@ void WorldSystem::build() {
     }
     k12_.assign(144 * model.joints.size(), 0.0);
     q_rows_.assign(model.nq, 0.0);
+    q_work_.assign(model.nq, 0.0);
     // The rows as they are at the start.
     const Eigen::Map<const Eigen::VectorXd> q0(state.q.data(), static_cast<Eigen::Index>(model.nq));
     rows_at(q0);
@@ -97,6 +103,7 @@ void WorldSystem::build() {
             rows_.push_back({j, record.group, record.member, k});
         }
     }
+    built_ = true;
 }
 
 pivot_step_info WorldSystem::step_info(double t) const {
@@ -116,19 +123,20 @@ void WorldSystem::displace(const Eigen::VectorXd& q, const Eigen::VectorXd& dq, 
     for (const ElementGroup& g : model_.element_groups) {
         if (g.count == 0) continue;
         require_usable_call(checked_integrate(g.instance, g.node_count(), q.data() + g.q_offset, dq.data() + g.v_offset,
-                                              1.0, unguarded(q_out.data() + g.q_offset)));
+                                              1.0, guarded(q_work_, g.q_offset)));
         for (uint32_t e = 0; e < g.count; ++e) {
             const size_t at = g.q_offset + static_cast<size_t>(e) * g.nq;
-            if (model_.fixed[g.first + e]) std::copy_n(q.data() + at, g.nq, q_out.data() + at);
+            if (model_.fixed[g.first + e]) std::copy_n(q.data() + at, g.nq, q_work_.data() + at);
         }
     }
+    std::copy_n(q_work_.data(), model_.nq, q_out.data());
 }
 
 void WorldSystem::mass(const Eigen::VectorXd& q, Eigen::MatrixXd& m) const {
     m.setZero();
     for (const ElementGroup& g : model_.element_groups) {
         if (g.count == 0) continue;
-        const pivot_element_batch batch = element_batch(g, state_, vector_.data() + g.v_offset, q.data() + g.q_offset);
+        const pivot_element_batch batch = element_batch(g, state_, nullptr, q.data() + g.q_offset);
         require_usable_call(checked_mass_matrix(g.instance, batch, guarded(block_)));
         for (uint32_t e = 0; e < g.count; ++e) {
             const Eigen::Index o = g.v_offset + e * g.nv;
@@ -200,7 +208,7 @@ void WorldSystem::rows_at(const Eigen::VectorXd& q) const {
         }
         count += out.end_counts[record.member];
     }
-    if (!rows_.empty() && count != rows_.size()) {
+    if (built_ && count != rows_.size()) {
         throw Error(fmt::format("{}: the joints wrote {} rows, {} at the start; joints whose rows come and go "
                                 "are not supported",
                                 kWhat, count, rows_.size()));
@@ -346,6 +354,35 @@ void WorldSystem::constraint_curvature(const Eigen::VectorXd& q, const Eigen::Ve
                     across.segment<6>(6 * side).transpose() *
                     Eigen::Map<const Eigen::MatrixXd>(frame_jacobian(r.joint, side), 6, nv);
             }
+        }
+    }
+}
+
+void WorldSystem::reactions(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda,
+                            std::vector<JointReaction>& out) const {
+    rows_at(q);
+    for (auto& f : forces_) std::fill(f.begin(), f.end(), 0.0);
+    for (size_t i = 0; i < rows_.size(); ++i) {  // the engine's row force is -lambda
+        const Row& r = rows_[i];
+        forces_[r.group][static_cast<size_t>(r.member) * model_.joint_groups[r.group].max_rows + r.slot] =
+            -lambda(static_cast<Eigen::Index>(i));
+    }
+    for (uint32_t j = 0; j < model_.joints.size() && j < out.size(); ++j) {
+        const JointRecord& record = model_.joints[j];
+        out[j] = JointReaction{};
+        if (record.removed || !record.enabled || record.broken) continue;
+        const JointGroup& jg = model_.joint_groups[record.group];
+        const auto& rows = s_.joint_rows[record.group];
+        double wrench[6];
+        frame_wrench(forces_[record.group].data(), rows.end_jacobians.data(), jg.max_rows, record.member,
+                     rows.end_counts[record.member], 1, wrench);
+        for (int i = 0; i < 3; ++i) {
+            out[j].force[i] = wrench[i];
+            out[j].torque[i] = wrench[3 + i];
+        }
+        for (uint32_t k = 0; k < rows.end_counts[record.member]; ++k) {
+            const pivot_row& row = rows.end_rows[static_cast<size_t>(record.member) * jg.max_rows + k];
+            out[j].position_error = std::max(out[j].position_error, std::abs(row.violation));
         }
     }
 }

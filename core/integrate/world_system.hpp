@@ -19,7 +19,7 @@
 // What it cannot represent it refuses at construction with an Error naming
 // the object (validate): chains of elements (cables), elements without
 // smooth_forces, ropes, joints whose rows are not rigid equalities (compliant,
-// limited, driven, with friction), damped bodies.
+// limited, driven, with friction, breakable), damped bodies.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -60,6 +60,11 @@ public:
     void constraint_curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
                               Eigen::MatrixXd& curvature) const override;
 
+    // The joints' reactions at q for the multipliers lambda (the engine's
+    // JointReaction: the rows' force on body 2 at its frame origin, world,
+    // the position error of its rows), into out (per joint; others zero).
+    void reactions(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, std::vector<JointReaction>& out) const;
+
     // The constraint rows: joint and row slot of each.
     struct Row {
         uint32_t joint = 0, group = 0, member = 0, slot = 0;
@@ -90,6 +95,8 @@ private:
     mutable PluginOutput<double> vector_;              // model.nv
     mutable std::vector<double> row_;                  // largest element nv
     mutable std::vector<double> q_rows_;               // the q of the last rows_at
+    mutable PluginOutput<double> q_work_;              // model.nq: displace's output (guarded)
+    bool built_ = false;                               // rows_ listed: their count is checked from then on
 };
 
 }  // namespace pivot
