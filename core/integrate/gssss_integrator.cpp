@@ -11,7 +11,12 @@ namespace pivot {
 
 namespace {
 
-double largest(const Eigen::VectorXd& x) { return x.size() == 0 ? 0.0 : x.lpNorm<Eigen::Infinity>(); }
+// Largest |entry| of a vector or a block of one (no temporary: a block
+// passed as a VectorXd would be copied into a new one).
+template <class Vector>
+double largest(const Eigen::MatrixBase<Vector>& x) {
+    return x.size() == 0 ? 0.0 : x.template lpNorm<Eigen::Infinity>();
+}
 
 }  // namespace
 
@@ -29,7 +34,7 @@ GssssIntegrator::GssssIntegrator(const ConstrainedSystem& system, const GssssSet
     for (Eigen::VectorXd* vector : {&v_, &a_, &a_report_, &displacement_, &v_mid_, &a_mid_, &v_end_, &a_shift_, &f_}) {
         vector->setZero(n_);
     }
-    for (Eigen::VectorXd* vector : {&lambda_, &lambda_report_, &phi_, &rate_}) vector->setZero(m_);
+    for (Eigen::VectorXd* vector : {&lambda_, &lambda_report_, &phi_, &rate_, &lambda_work_}) vector->setZero(m_);
     u_mid_.setZero(nq);
     u_end_.setZero(nq);
     x_.setZero(n_ + m_);
@@ -97,7 +102,8 @@ void GssssIntegrator::evaluate_residual(double h) {
     system_.mass(u_mid_, mass_);
     system_.forces(t_ + c_.w1 * h, u_mid_, v_mid_, f_);
     system_.constraints(u_mid_, phi_, c_mid_);
-    residual_.head(n_).noalias() = mass_ * a_mid_ - f_;
+    residual_.head(n_).noalias() = mass_ * a_mid_;  // then - f: a product in a sum would make a temporary
+    residual_.head(n_) -= f_;
     residual_.head(n_).noalias() += c_mid_.transpose() * lambda;
 
     // R2: the constraints at t_n+1, normalized.
@@ -129,7 +135,8 @@ void GssssIntegrator::evaluate_residual(double h) {
 void GssssIntegrator::assemble_matrix(double h) {
     const double h2 = h * h;
     system_.tangent(t_ + c_.w1 * h, u_mid_, v_mid_, a_mid_, stiffness_, damping_);
-    system_.constraint_stiffness(u_mid_, x_.tail(m_), lambda_stiffness_);
+    lambda_work_ = x_.tail(m_);  // the interface takes a vector: no temporary
+    system_.constraint_stiffness(u_mid_, lambda_work_, lambda_stiffness_);
     kkt_.topLeftCorner(n_, n_) = c_.l6w1 * mass_ + (c_.l5w2 * h) * damping_ + (c_.l3w3 * h2) * stiffness_ +
                                  (c_.l3w3 * h2) * lambda_stiffness_;
     kkt_.topRightCorner(n_, m_) = c_mid_.transpose();
@@ -231,7 +238,8 @@ void GssssIntegrator::project() {
         displacement_ = x_.head(n_);
         system_.displace(q_star, displacement_, u_mid_);
         system_.constraints(u_mid_, phi_, c_mid_);
-        system_.constraint_stiffness(u_mid_, x_.tail(m_), lambda_stiffness_);
+        lambda_work_ = x_.tail(m_);  // the interface takes a vector: no temporary
+        system_.constraint_stiffness(u_mid_, lambda_work_, lambda_stiffness_);
         residual_.head(n_).noalias() = mass_ * x_.head(n_);
         residual_.head(n_).noalias() += c_mid_.transpose() * x_.tail(m_);
         residual_.tail(m_) = phi_;

@@ -101,7 +101,7 @@ private:
     Eigen::VectorXd x_, dx_, residual_;  // x = (da, lambda~)
     Eigen::MatrixXd kkt_;
     Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-    Eigen::VectorXd displacement_, u_mid_, v_mid_, a_mid_, u_end_, v_end_, a_shift_, f_, phi_, rate_;
+    Eigen::VectorXd displacement_, u_mid_, v_mid_, a_mid_, u_end_, v_end_, a_shift_, f_, phi_, rate_, lambda_work_;
     Eigen::MatrixXd mass_, stiffness_, damping_, lambda_stiffness_, c_mid_, c_end_, curvature_, curvature2_;
     Eigen::MatrixXd gram_matrix_;  // C C^T (projection's multipliers)
     Eigen::LLT<Eigen::MatrixXd> gram_;

@@ -39,7 +39,9 @@ void World::step_gssss() {
                                 "touch",
                                 state_.time, s.collision.contacts().size()));
     }
-    if (!gssss_ || gssss_->scratch != &s) {
+    // Made with the scratch (World::step resets it when it makes a new one)
+    // and again when a joint was turned on or off.
+    if (!gssss_ || !gssss_->same_joints(model_)) {
         gssss_.reset();  // before the new one is made: a failure leaves none
         gssss_ = std::make_unique<GssssWorldStep>(model_, state_, s);
     }

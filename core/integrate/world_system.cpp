@@ -85,6 +85,7 @@ void WorldSystem::build() {
     block2_.assign(largest_block, 0.0);
     vector_.assign(model.nv, 0.0);
     row_.assign(largest_nv, 0.0);
+    work6_.assign(6 * static_cast<size_t>(largest_nv), 0.0);
     forces_.resize(model.joint_groups.size());
     for (size_t g = 0; g < model.joint_groups.size(); ++g) {
         forces_[g].assign(static_cast<size_t>(model.joint_groups[g].count) * model.joint_groups[g].max_rows, 0.0);
@@ -309,8 +310,10 @@ void WorldSystem::constraint_stiffness(const Eigen::VectorXd& q, const Eigen::Ve
                 if (!moves(at_b)) continue;
                 const Eigen::Index nb = model_.element_nv[at_b.element];
                 const Eigen::Map<const Eigen::MatrixXd> fb(frame_jacobian(j, b), 6, nb);
-                stiffness.block(model_.element_v_offset[at_a.element], model_.element_v_offset[at_b.element], na, nb) -=
-                    fa.transpose() * k.block<6, 6>(6 * a, 6 * b) * fb;
+                auto kf = Eigen::Map<Eigen::MatrixXd>(work6_.data(), 6, nb);  // no temporaries: sized at build
+                kf.noalias() = k.block<6, 6>(6 * a, 6 * b) * fb;
+                stiffness.block(model_.element_v_offset[at_a.element], model_.element_v_offset[at_b.element], na, nb)
+                    .noalias() -= fa.transpose() * kf;
             }
         }
     }
@@ -341,8 +344,9 @@ void WorldSystem::constraint_curvature(const Eigen::VectorXd& q, const Eigen::Ve
                 const Attachment& a = side == 0 ? record.frame1 : record.frame2;
                 if (!moves(a)) continue;
                 const Eigen::Index nv = model_.element_nv[a.element];
-                twist.segment<6>(6 * side) = Eigen::Map<const Eigen::MatrixXd>(frame_jacobian(r.joint, side), 6, nv) *
-                                              w.segment(model_.element_v_offset[a.element], nv);
+                twist.segment<6>(6 * side).noalias() =
+                    Eigen::Map<const Eigen::MatrixXd>(frame_jacobian(r.joint, side), 6, nv) *
+                    w.segment(model_.element_v_offset[a.element], nv);
             }
             const Eigen::Map<const Eigen::Matrix<double, 12, 12>> k(k12_.data() + 144 * r.joint);
             const Eigen::Matrix<double, 12, 1> across = -(k.transpose() * twist);
@@ -350,7 +354,7 @@ void WorldSystem::constraint_curvature(const Eigen::VectorXd& q, const Eigen::Ve
                 const Attachment& a = side == 0 ? record.frame1 : record.frame2;
                 if (!moves(a)) continue;
                 const Eigen::Index nv = model_.element_nv[a.element];
-                curvature.block(static_cast<Eigen::Index>(i), model_.element_v_offset[a.element], 1, nv) +=
+                curvature.block(static_cast<Eigen::Index>(i), model_.element_v_offset[a.element], 1, nv).noalias() +=
                     across.segment<6>(6 * side).transpose() *
                     Eigen::Map<const Eigen::MatrixXd>(frame_jacobian(r.joint, side), 6, nv);
             }

@@ -94,6 +94,7 @@ private:
     mutable PluginOutput<double> block_, block2_;      // per element group: count x nv x nv
     mutable PluginOutput<double> vector_;              // model.nv
     mutable std::vector<double> row_;                  // largest element nv
+    mutable std::vector<double> work6_;                // 6 x largest element nv
     mutable std::vector<double> q_rows_;               // the q of the last rows_at
     mutable PluginOutput<double> q_work_;              // model.nq: displace's output (guarded)
     bool built_ = false;                               // rows_ listed: their count is checked from then on

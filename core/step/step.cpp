@@ -2,6 +2,7 @@
 // section 2). Each stage is a file of core/step/.
 #include <chrono>
 
+#include "integrate/gssss_world_step.hpp"
 #include "step/step_stages.hpp"
 
 namespace pivot {
@@ -38,6 +39,7 @@ void World::step() {
         ensure_material_pairs();
         scratch_ = std::make_unique<StepScratch>();
         prepare_step(model_, *scratch_);
+        gssss_.reset();  // the GSSSS step's view of the world is made again with the scratch
     }
     if (model_.settings.integrator == Integrator::gssss) {  // core/integrate/gssss_world_step.cpp
         step_gssss();

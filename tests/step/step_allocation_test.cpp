@@ -54,6 +54,32 @@ void expect_no_allocation(const std::string& solver, double h, void (*build)(Wor
     EXPECT_EQ(world.statistics().solver_failures, 0u);
 }
 
+// The GSSSS step (docs/engine.md "Integrators") allocates nothing after its
+// first step either: its matrices, the Newton solve and the world's view
+// are sized when it is made.
+TEST(GssssStep, NoHeapAllocationAfterWarmUp) {
+    if (!PIVOT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "AddressSanitizer replaces operator new; counted in normal builds";
+    for (bool projected : {false, true}) {
+        WorldSettings settings;
+        settings.timestep = 1e-3;
+        settings.integrator = Integrator::gssss;
+        if (projected) {
+            settings.gssss.parameters = gssss_generalized_alpha(0.8);
+            settings.gssss.level = ConstraintLevel::velocity;
+            settings.gssss.stabilization = ConstraintStabilization::projection;
+        }
+        World world(registry(), settings);
+        build_chain(world, 5);
+        world.step();
+        {
+            test::AllocationWindow window;
+            for (int i = 0; i < 100; ++i) world.step();
+        }
+        EXPECT_EQ(test::cxx_allocations.load(), 0) << "operator new calls in 100 GSSSS steps, projected " << projected;
+        EXPECT_EQ(test::c_allocations.load(), 0) << "C allocations in 100 GSSSS steps, projected " << projected;
+    }
+}
+
 TEST_P(StepBySolver, NoHeapAllocationAfterWarmUp) {
     if (!PIVOT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "AddressSanitizer replaces operator new; counted in normal builds";
     expect_no_allocation(GetParam(), 1e-3, build_chain);
