@@ -41,8 +41,9 @@ GssssIntegrator::GssssIntegrator(const ConstrainedSystem& system, const GssssSet
     dx_.setZero(n_ + m_);
     residual_.setZero(n_ + m_);
     kkt_.setZero(n_ + m_, n_ + m_);
-    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_ + m_);
-    gram_ = Eigen::LLT<Eigen::MatrixXd>(m_);
+    // lu_ and gram_ size themselves at their first compute (start(), the
+    // first projection): assigning a pre-sized Eigen::LLT copies its
+    // uninitialized status (UBSan: an invalid enum value).
     for (Eigen::MatrixXd* matrix : {&mass_, &stiffness_, &damping_, &lambda_stiffness_}) matrix->setZero(n_, n_);
     for (Eigen::MatrixXd* matrix : {&c_mid_, &c_end_, &curvature_, &curvature2_}) matrix->setZero(m_, n_);
     gram_matrix_.setZero(m_, m_);
