@@ -8,6 +8,7 @@
 // second order in slider_crank_test.cpp.)
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -102,27 +103,36 @@ TEST(GssssWorldSystem, DerivativesMatchFiniteDifferences) {
     EXPECT_LE(worst_g, 1e-6 * std::max(1.0, g.lpNorm<Eigen::Infinity>()));
 }
 
+// A pendulum stepped by the GSSSS midpoint rule at h = 1 ms: a 1 kg bob at
+// (1, 0, 0) (isotropic inertia `inertia`, linear damping `damping`) on a
+// revolute joint "hinge" about y at the origin (compliance `compliance`).
+std::unique_ptr<World> gssss_pendulum(double inertia, double damping = 0.0, double compliance = 0.0) {
+    WorldSettings settings = settings_for(1e-3, {0, 0, -9.81});
+    settings.integrator = Integrator::gssss;
+    auto world = std::make_unique<World>(registry(), settings);
+    BodyDescription bob;
+    bob.name = "bob";
+    bob.mass = 1.0;
+    bob.inertia = diagonal_inertia({inertia, inertia, inertia});
+    bob.position = {1, 0, 0};
+    bob.linear_damping = damping;
+    world->add_body(bob);
+    JointDescription hinge;
+    hinge.name = "hinge";
+    hinge.type = "revolute";
+    hinge.body2 = "bob";
+    hinge.axis = {0, 1, 0};
+    hinge.compliance = compliance;
+    world->add_joint(hinge);
+    return world;
+}
+
 // What the GSSSS step cannot take yet fails at the first step with the
 // object named, the world unchanged: a compliant joint, a damped body.
 TEST(GssssWorld, RefusesWhatItDoesNotModelByName) {
     for (int which = 0; which < 2; ++which) {
-        WorldSettings settings = settings_for(1e-3, {0, 0, -9.81});
-        settings.integrator = Integrator::gssss;
-        World world(registry(), settings);
-        BodyDescription bob;
-        bob.name = "bob";
-        bob.mass = 1.0;
-        bob.inertia = diagonal_inertia({0.01, 0.01, 0.01});
-        bob.position = {1, 0, 0};
-        if (which == 1) bob.linear_damping = 0.5;
-        world.add_body(bob);
-        JointDescription hinge;
-        hinge.name = "hinge";
-        hinge.type = "revolute";
-        hinge.body2 = "bob";
-        hinge.axis = {0, 1, 0};
-        if (which == 0) hinge.compliance = 1e-6;
-        world.add_joint(hinge);
+        const auto built = which == 0 ? gssss_pendulum(0.01, 0.0, 1e-6) : gssss_pendulum(0.01, 0.5);
+        World& world = *built;
         try {
             world.step();
             ADD_FAILURE() << "stepped";
@@ -183,21 +193,9 @@ TEST(GssssWorld, AStepThatDoesNotConvergeChangesNothing) {
 // where the tension is flat to O(t^2): 3 m g (1 - 1.5 (omega t)^2) misses
 // by 1e-5 relative), pointing along +z there.
 TEST(GssssWorld, JointReactionIsTheRodTension) {
-    WorldSettings settings = settings_for(1e-3, {0, 0, -9.81});
-    settings.integrator = Integrator::gssss;
-    World world(registry(), settings);
-    BodyDescription bob;
-    bob.name = "bob";
-    bob.mass = 1.0;
-    bob.inertia = diagonal_inertia({1e-6, 1e-6, 1e-6});
-    bob.position = {1, 0, 0};
-    world.add_body(bob);
-    JointDescription rod;
-    rod.name = "rod";
-    rod.type = "revolute";
-    rod.body2 = "bob";
-    rod.axis = {0, 1, 0};
-    const JointId j = world.add_joint(rod);
+    const auto built = gssss_pendulum(1e-6);
+    World& world = *built;
+    const JointId j = world.joint("hinge");
     double peak = 0.0, along_z = 0.0;
     run_until(world, 1.0, [&](World& w) {
         const auto& f = w.reaction(j).force;
