@@ -9,7 +9,8 @@
 // joint error.
 //
 // integrator/chain/*: the GSSSS integrators against the semi-implicit step
-// on short S1 chains at h = 1 ms (docs/engine.md "Integrators").
+// on short S1 chains at h = 1 ms (docs/engine.md "Integrators");
+// integrator/cable/*: the same on the steel wire of scenes/hanging_cable.json.
 //
 // contact/*: contact scenes at h = 1/60 s (docs/benchmarks.md "Contact
 // scenes"): a stack of 10 boxes, pyramids of 21 and 120 boxes, 1000
@@ -27,6 +28,7 @@
 #include <functional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -107,6 +109,36 @@ void integrator_chain(benchmark::State& state, Integrator integrator, const Gsss
     state.counters["iterations_per_step"] =
         benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
     state.counters["max_joint_error"] = max_error;
+}
+
+// The same on an ANCF cable (scenes/hanging_cable.json: 2 m of 10 mm steel
+// wire pinned at one end, released horizontal) of 4, 10 and 20 elements at
+// h = 1 ms: the GSSSS step's matrices are dense over the cable's 6 (N + 1)
+// velocities.
+void integrator_cable(benchmark::State& state, Integrator integrator, const GssssSettings& gssss) {
+    WorldSettings settings;
+    settings.timestep = 1e-3;
+    settings.integrator = integrator;
+    settings.gssss = gssss;
+    World world(registry(), settings);
+    CableDescription c;
+    c.name = "cable";
+    c.start = {0, 0, 2.5};
+    c.end = {2, 0, 2.5};
+    c.elements = static_cast<uint32_t>(state.range(0));
+    c.radius = 0.005;
+    c.density = 7850;
+    c.youngs_modulus = 2e11;
+    c.attach.push_back({0, "world", "spherical"});
+    world.add_cable(c);
+    for (int i = 0; i < 10; ++i) world.step();
+    uint64_t iterations = 0;
+    for (auto _ : state) {
+        world.step();
+        iterations += world.statistics().solver_iterations;
+    }
+    state.counters["iterations_per_step"] =
+        benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
 }
 
 // ---------------------------------------------------------------- contact scenes
@@ -411,6 +443,16 @@ void register_all() {
         })
             ->Arg(2)
             ->Arg(5)
+            ->Arg(10)
+            ->Arg(20)
+            ->Unit(benchmark::kMicrosecond);
+    }
+    for (const auto& [name, integrator] : {std::pair{"integrator/cable/semi_implicit", Integrator::semi_implicit},
+                                           std::pair{"integrator/cable/gssss_midpoint", Integrator::gssss}}) {
+        benchmark::RegisterBenchmark(name, [integrator = integrator, midpoint](benchmark::State& s) {
+            integrator_cable(s, integrator, midpoint);
+        })
+            ->Arg(4)
             ->Arg(10)
             ->Arg(20)
             ->Unit(benchmark::kMicrosecond);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -110,25 +111,36 @@ void GssssIntegrator::evaluate_residual(double h) {
     // R2: the constraints at t_n+1, normalized.
     system_.constraints(u_end_, phi_, c_end_);
     auto r2 = residual_.tail(m_);
+    // What rounding alone leaves in R2: Phi and C v carry a few ulps of the
+    // coordinates and velocities they are made of (16 eps of the largest),
+    // divided by the normalization; at small h that exceeds any absolute
+    // tolerance (Phi / (l3 h^2) at h = 30 us and |q| ~ 1 m: 2e-6).
+    const double eps16 = 16.0 * std::numeric_limits<double>::epsilon();
+    const double position_rounding = eps16 * (1.0 + largest(u_end_)) / (c_.l3 * h2);
     switch (settings_.stabilization == ConstraintStabilization::baumgarte ? ConstraintLevel::acceleration
                                                                            : settings_.level) {
     case ConstraintLevel::position:
         r2 = phi_ / (c_.l3 * h2);
+        constraint_rounding_ = position_rounding;
         break;
     case ConstraintLevel::velocity:
         r2.noalias() = c_end_ * v_end_;
         r2 /= c_.l5 * h;
+        constraint_rounding_ = eps16 * (1.0 + largest(u_end_)) * (1.0 + largest(v_end_)) / (c_.l5 * h);
         break;
     case ConstraintLevel::acceleration:
         system_.constraint_curvature(u_end_, v_end_, curvature_);
         rate_.noalias() = c_end_ * v_end_;  // Phi'
         r2.noalias() = c_end_ * a_shift_;
         r2.noalias() += curvature_ * v_end_;  // Phi''
+        constraint_rounding_ = 0.0;
         if (settings_.stabilization == ConstraintStabilization::baumgarte) {
             r2 += (2.0 * settings_.baumgarte_alpha / (c_.l5 * h)) * rate_ +
                   (settings_.baumgarte_beta / (c_.l3 * h2)) * phi_;
+            constraint_rounding_ = settings_.baumgarte_beta * position_rounding;
         }
         r2 /= shift();
+        constraint_rounding_ /= shift();
         break;
     }
 }
@@ -189,14 +201,17 @@ GssssStepReport GssssIntegrator::step(double h) {
         evaluate_residual(h);
         report.residual = largest(residual_);
         if (!std::isfinite(report.residual)) return report;
-        // Converged: a small change with a small residual; or, with the
+        const bool residual_small =
+            largest(residual_.head(n_)) < settings_.residual_tolerance &&
+            largest(residual_.tail(m_)) < std::max(settings_.residual_tolerance, constraint_rounding_);
+        // Converged: a small change with a small residual (the constraint
+        // rows' down to what rounding leaves in them); or, with the
         // residual small, a change that no longer shrinks (at least halving
         // is what Newton does above rounding): the position-level residual
         // is Phi / (l3 h^2), so at small h rounding in Phi alone moves
         // lambda~ by ~ m eps |q| / h^2, which no iteration removes.
         const bool stalled = k > 2 && report.increment > 0.5 * previous_increment;
-        if (k > 0 && report.residual < settings_.residual_tolerance &&
-            (report.increment < settings_.increment_tolerance || stalled)) {
+        if (k > 0 && residual_small && (report.increment < settings_.increment_tolerance || stalled)) {
             break;
         }
         previous_increment = report.increment;

@@ -105,6 +105,7 @@ private:
     Eigen::MatrixXd mass_, stiffness_, damping_, lambda_stiffness_, c_mid_, c_end_, curvature_, curvature2_;
     Eigen::MatrixXd gram_matrix_;  // C C^T (projection's multipliers)
     Eigen::LLT<Eigen::MatrixXd> gram_;
+    double constraint_rounding_ = 0.0;  // what rounding leaves in R2 (evaluate_residual)
 };
 
 }  // namespace pivot

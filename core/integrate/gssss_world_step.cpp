@@ -39,6 +39,13 @@ void World::step_gssss() {
                                 "touch",
                                 state_.time, s.collision.contacts().size()));
     }
+    for (const CableRecord& cable : model_.cables) {
+        if (!cable.removed && cable.reel_speed != 0.0) {
+            throw Error(fmt::format("cable '{}': reel_speed {} m/s: the gssss integrator keeps a cable's length "
+                                    "(no winch yet): use the semi-implicit step, or reel_speed 0",
+                                    cable.name, cable.reel_speed));
+        }
+    }
     // Made with the scratch (World::step resets it when it makes a new one)
     // and again when a joint was turned on or off.
     if (!gssss_ || !gssss_->same_joints(model_)) {

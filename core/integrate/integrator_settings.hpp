@@ -25,7 +25,8 @@ struct GssssSettings {
     // and of lambda~, relative to 1 + |lambda~| (largest entries), is below
     // increment_tolerance and the largest residual entry below
     // residual_tolerance (the thesis: 1e-8 on the change; [REPRO] adds the
-    // residual check).
+    // residual check); the constraint rows' below the larger of that and
+    // what rounding leaves in them (Phi / (l3 h^2) grows as h shrinks).
     double increment_tolerance = 1e-8;
     double residual_tolerance = 1e-6;
     uint32_t max_iterations = 100;

@@ -19,10 +19,16 @@ void require_usable_call(const CallResult& r) {
     if (!r.ok()) throw Error(r.message);
 }
 
-// The name of the body an element carries, for messages.
+// The body an element carries, or the cable it is part of, for messages.
 std::string element_name(const WorldModel& model, uint32_t element) {
     for (const BodyRecord& b : model.bodies) {
         if (!b.removed && b.element == element) return fmt::format("body '{}'", b.name);
+    }
+    for (const CableRecord& c : model.cables) {
+        const ElementGroup& g = model.element_groups[c.group];
+        if (!c.removed && element >= g.first && element < g.first + g.count) {
+            return fmt::format("cable '{}' (element {})", c.name, element - g.first);
+        }
     }
     return fmt::format("element {}", element);
 }
@@ -51,20 +57,16 @@ WorldSystem::WorldSystem(const WorldModel& model, const WorldState& state, StepS
 void WorldSystem::build() {
     const WorldModel& model = model_;
     const WorldState& state = state_;
-    size_t largest_block = 0;
+    size_t largest_block = 0, largest_vector = 0;
     uint32_t largest_nv = 0;
     for (const ElementGroup& g : model.element_groups) {
         if (g.count == 0) continue;
-        if (g.chain) {
-            throw Error(fmt::format("{}: {} is a chain of elements (a cable); {} integrates rigid bodies and joints "
-                                    "only so far: use the semi-implicit step",
-                                    describe(g.instance.plugin()), kWhat, kWhat));
-        }
         if (!element_has_smooth_forces(g.instance.plugin())) {
             throw Error(fmt::format("{}: has no smooth_forces and force_tangent (plugin ABI 1.10), which {} needs",
                                     describe(g.instance.plugin()), kWhat));
         }
         largest_block = std::max<size_t>(largest_block, static_cast<size_t>(g.count) * g.nv * g.nv);
+        largest_vector = std::max<size_t>(largest_vector, static_cast<size_t>(g.count) * g.nv);
         largest_nv = std::max(largest_nv, g.nv);
     }
     for (uint32_t e = 0; e < model.element_count; ++e) {
@@ -83,7 +85,7 @@ void WorldSystem::build() {
     }
     block_.assign(largest_block, 0.0);
     block2_.assign(largest_block, 0.0);
-    vector_.assign(model.nv, 0.0);
+    vector_.assign(largest_vector, 0.0);
     row_.assign(largest_nv, 0.0);
     work6_.assign(6 * static_cast<size_t>(largest_nv), 0.0);
     forces_.resize(model.joint_groups.size());
@@ -110,6 +112,10 @@ void WorldSystem::build() {
 pivot_step_info WorldSystem::step_info(double t) const {
     return pivot_step_info{sizeof(pivot_step_info), 0, 0.0, t,
                            {model_.settings.gravity[0], model_.settings.gravity[1], model_.settings.gravity[2]}};
+}
+
+bool WorldSystem::element_has_frame_stiffness(uint32_t element) const {
+    return model_.element_groups[model_.element_group[element]].instance.plugin().element.frame_stiffness != nullptr;
 }
 
 bool WorldSystem::moves(const Attachment& a) const {
@@ -139,13 +145,13 @@ void WorldSystem::mass(const Eigen::VectorXd& q, Eigen::MatrixXd& m) const {
         if (g.count == 0) continue;
         const pivot_element_batch batch = element_batch(g, state_, nullptr, q.data() + g.q_offset);
         require_usable_call(checked_mass_matrix(g.instance, batch, guarded(block_)));
-        for (uint32_t e = 0; e < g.count; ++e) {
-            const Eigen::Index o = g.v_offset + e * g.nv;
+        for (uint32_t e = 0; e < g.count; ++e) {  // a chain's elements overlap at their shared nodes: summed
+            const Eigen::Index o = g.v_offset + g.element_v(e);
             if (model_.fixed[g.first + e]) {  // held: a = 0 (its f is 0 and no row acts on it)
                 m.block(o, o, g.nv, g.nv).setIdentity();
                 continue;
             }
-            m.block(o, o, g.nv, g.nv) = Eigen::Map<const Eigen::MatrixXd>(
+            m.block(o, o, g.nv, g.nv) += Eigen::Map<const Eigen::MatrixXd>(
                 block_.data() + static_cast<size_t>(e) * g.nv * g.nv, g.nv, g.nv);
         }
     }
@@ -156,10 +162,14 @@ void WorldSystem::forces(double t, const Eigen::VectorXd& q, const Eigen::Vector
     for (const ElementGroup& g : model_.element_groups) {
         if (g.count == 0) continue;
         const pivot_element_batch batch = element_batch(g, state_, v.data() + g.v_offset, q.data() + g.q_offset);
-        require_usable_call(checked_smooth_forces(g.instance, batch, step, guarded(vector_, g.v_offset)));
-        for (uint32_t i = g.v_offset; i < g.v_offset + g.v_size(); ++i) f(i) = vector_[i] + state_.applied[i];
+        require_usable_call(checked_smooth_forces(g.instance, batch, step, guarded(vector_)));
+        for (uint32_t i = g.v_offset; i < g.v_offset + g.v_size(); ++i) f(i) = state_.applied[i];
+        for (uint32_t e = 0; e < g.count; ++e) {  // summed at a chain's shared nodes
+            const double* element_f = vector_.data() + static_cast<size_t>(e) * g.nv;
+            f.segment(g.v_offset + g.element_v(e), g.nv) += Eigen::Map<const Eigen::VectorXd>(element_f, g.nv);
+        }
         for (uint32_t e = 0; e < g.count; ++e) {
-            if (model_.fixed[g.first + e]) f.segment(g.v_offset + e * g.nv, g.nv).setZero();
+            if (model_.fixed[g.first + e]) f.segment(g.v_offset + g.element_v(e), g.nv).setZero();
         }
     }
 }
@@ -176,10 +186,10 @@ void WorldSystem::tangent(double t, const Eigen::VectorXd& q, const Eigen::Vecto
             checked_force_tangent(g.instance, batch, step, a.data() + g.v_offset, guarded(block_), guarded(block2_)));
         for (uint32_t e = 0; e < g.count; ++e) {
             if (model_.fixed[g.first + e]) continue;
-            const Eigen::Index o = g.v_offset + e * g.nv;
+            const Eigen::Index o = g.v_offset + g.element_v(e);
             const size_t at = static_cast<size_t>(e) * g.nv * g.nv;
-            stiffness.block(o, o, g.nv, g.nv) = Eigen::Map<const Eigen::MatrixXd>(block_.data() + at, g.nv, g.nv);
-            damping.block(o, o, g.nv, g.nv) = Eigen::Map<const Eigen::MatrixXd>(block2_.data() + at, g.nv, g.nv);
+            stiffness.block(o, o, g.nv, g.nv) += Eigen::Map<const Eigen::MatrixXd>(block_.data() + at, g.nv, g.nv);
+            damping.block(o, o, g.nv, g.nv) += Eigen::Map<const Eigen::MatrixXd>(block2_.data() + at, g.nv, g.nv);
         }
     }
 }
@@ -205,6 +215,23 @@ void WorldSystem::rows_at(const Eigen::VectorXd& q) const {
                                         "compliance, limits, drives or friction",
                                         record.name, k, row.compliance, row.lower, row.upper, row.findex,
                                         row.target_velocity, kWhat));
+            }
+            // An element without frame_stiffness counts as one whose
+            // frames' wrenches keep their generalized force (ABI 1.3: NULL
+            // = zero). For a cable that holds for a pure force at a frame
+            // (its position r = S q is linear in q), not for a torque
+            // (the frame turns with r_x / |r_x|): K_lambda and the
+            // curvature would be wrong, so a torque is refused.
+            for (int side = 0; side < 2; ++side) {
+                const Attachment& a = side == 0 ? record.frame1 : record.frame2;
+                if (!moves(a) || element_has_frame_stiffness(a.element)) continue;
+                const double* torque = out.end_jacobians.data() +
+                                       (static_cast<size_t>(record.member) * jg.max_rows + k) * 12 + 6 * side + 3;
+                if (torque[0] != 0.0 || torque[1] != 0.0 || torque[2] != 0.0) {
+                    throw Error(fmt::format("joint '{}': row {} turns {}, whose element gives no frame stiffness "
+                                            "(ABI 1.3): {} takes only joints that hold its point (spherical) there",
+                                            record.name, k, element_name(model_, a.element), kWhat));
+                }
             }
         }
         count += out.end_counts[record.member];

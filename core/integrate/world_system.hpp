@@ -16,10 +16,14 @@
 // The constraint sign is the thesis's, M a + C^T lambda = f: lambda is the
 // negative of the engine's row force.
 //
+// A chain's elements (a cable's) share nodes: their blocks and forces are
+// summed where they overlap.
+//
 // What it cannot represent it refuses at construction with an Error naming
-// the object (validate): chains of elements (cables), elements without
-// smooth_forces, ropes, joints whose rows are not rigid equalities (compliant,
-// limited, driven, with friction, breakable), damped bodies.
+// the object (validate): elements without smooth_forces, ropes, joints whose
+// rows are not rigid equalities (compliant, limited, driven, with friction,
+// breakable) or that apply a torque to an element without frame_stiffness
+// (a hinge on a cable), damped bodies.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -80,6 +84,7 @@ private:
     void frame_stiffness(const std::vector<std::vector<double>>& forces) const;
     const double* frame_jacobian(uint32_t joint, int side) const;
     bool moves(const Attachment& a) const;
+    bool element_has_frame_stiffness(uint32_t element) const;
     pivot_step_info step_info(double t) const;
 
     WorldSystem(const WorldModel& model, const WorldState& state, std::unique_ptr<StepScratch> scratch);
@@ -92,7 +97,7 @@ private:
     mutable std::vector<std::vector<double>> forces_;  // per joint group: count x max_rows
     mutable std::vector<double> k12_;                  // per joint: 144
     mutable PluginOutput<double> block_, block2_;      // per element group: count x nv x nv
-    mutable PluginOutput<double> vector_;              // model.nv
+    mutable PluginOutput<double> vector_;              // per element group: count x nv
     mutable std::vector<double> row_;                  // largest element nv
     mutable std::vector<double> work6_;                // 6 x largest element nv
     mutable std::vector<double> q_rows_;               // the q of the last rows_at

@@ -27,6 +27,9 @@
 // but is smooth at a straight cable, where d|kappa|/dq (Eq. 5.5) divides by 0.
 // Kelvin-Voigt damping with time constant tau (s): row damping d = tau / c,
 // so the host's law c lambda = -phi - d J v is lambda = -(phi + tau phi-dot)/c.
+// The accuracy integrators (GSSSS, ABI 1.10) take the same strains as
+// forces instead: smooth_forces f = Q_g - sum k (phi + tau J v) J^T, k = 1/c,
+// and force_tangent its exact derivative through the strains' Hessians.
 // Row flags are 0: a strain is not a joint position error (the flag
 // PIVOT_ROW_POSITION_ERROR would put curvatures into the joint error report),
 // and the rows are stabilized (their violation IS the elastic force).
@@ -307,6 +310,64 @@ bool strain_at(const double* q, const Shape& f, Strain& out) {
     return true;
 }
 
+// The Jacobians of the 4 strains at a point (the rows of internal_rows and
+// the forces of smooth_forces), row r at jac + 12 r:
+//   axial    J = r_x^T S_x
+//   bending  J = (skew(r_x) S_xx - skew(r_xx) S_x) / |r_x|^3 - 3 (r_x x r_xx) (r_x^T S_x) / |r_x|^5
+void strain_jacobians(const Strain& s, const Shape& f, double* jac) {
+    const double inv3 = 1.0 / (s.n * s.n * s.n), inv5 = inv3 / (s.n * s.n);
+    for (int a = 0; a < 4; ++a)
+        for (int j = 0; j < 3; ++j) {
+            jac[3 * a + j] = s.rx[j] * f.sx[a];
+            for (int k = 0; k < 3; ++k) {
+                jac[kNv * (1 + k) + 3 * a + j] = (skew(s.rx, k, j) * f.sxx[a] - skew(s.rxx, k, j) * f.sx[a]) * inv3 -
+                                        3.0 * s.c[k] * s.rx[j] * f.sx[a] * inv5;
+            }
+        }
+}
+
+// The Hessian d^2 phi / dq^2 of strain `row` (0 axial, 1 + k curvature k)
+// at a point, 12 x 12 symmetric, into hessian[i][j]. phi depends on q
+// through A = r_x = S_x q and B = r_xx = S_xx q only, so
+//     H = S_x^T H_AA S_x + S_x^T H_AB S_xx + S_xx^T H_AB^T S_x
+// (kron I3 blocks), with, for the axial strain (A.A - 1) / 2, H_AA = I,
+// H_AB = 0, and for kappa_k = c_k g, c = A x B, g = |A|^-3:
+//     H_AA = c_k (-3 |A|^-5 I + 15 |A|^-7 A A^T) + dc_k/dA grad g^T + grad g dc_k/dA^T
+//     H_AB = g E_k + grad g dc_k/dB^T,   grad g = -3 |A|^-5 A,  (E_k)_ij = eps_kij
+// with dc_k/dA_i = eps_kij B_j and dc_k/dB_j = eps_kij A_i (H_BB = 0: c is
+// linear in B).
+void strain_hessian(const Strain& s, const Shape& f, int row, double hessian[kNv][kNv]) {
+    double haa[3][3] = {}, hab[3][3] = {};
+    if (row == 0) {
+        for (int i = 0; i < 3; ++i) haa[i][i] = 1.0;
+    } else {
+        const int k = row - 1;
+        const double n2 = s.n * s.n, inv3 = 1.0 / (n2 * s.n), inv5 = inv3 / n2, inv7 = inv5 / n2;
+        double dca[3], dcb[3], dg[3];
+        for (int i = 0; i < 3; ++i) {
+            dca[i] = -skew(s.rxx, k, i);  // eps_kij B_j = -(B x .)_k
+            dcb[i] = skew(s.rx, k, i);    // eps_kij A_i = (A x .)_k
+            dg[i] = -3.0 * inv5 * s.rx[i];
+        }
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                haa[i][j] = s.c[k] * ((i == j ? -3.0 * inv5 : 0.0) + 15.0 * inv7 * s.rx[i] * s.rx[j]) +
+                            dca[i] * dg[j] + dg[i] * dca[j];
+                // eps_kij: +1 for (i, j) = (k + 1, k + 2) mod 3, -1 for the swap, 0 otherwise.
+                const int next = (k + 1) % 3, last = (k + 2) % 3;
+                const double eps = i == next && j == last ? 1.0 : (i == last && j == next ? -1.0 : 0.0);
+                hab[i][j] = inv3 * eps + dg[i] * dcb[j];
+            }
+    }
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) {
+                    hessian[3 * a + i][3 * b + j] = f.sx[a] * f.sx[b] * haa[i][j] + f.sx[a] * f.sxx[b] * hab[i][j] +
+                                                    f.sxx[a] * f.sx[b] * hab[j][i];
+                }
+}
+
 pivot_status internal_rows(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
                            pivot_row* rows, double* jacobians, uint32_t* row_counts) {
     const auto* inst = static_cast<const Instance*>(instance);
@@ -347,21 +408,13 @@ pivot_status internal_rows(const void* instance, const pivot_element_batch* batc
             const V3 rx_rate = combine(q_of(batch->v, e), f.sx);
             const double predicted = s.axial + 0.5 * step->timestep * step->timestep * dot(rx_rate, rx_rate);
             *row++ = pivot_row{predicted, 0.0, ca, inst->tau * ea * w, -HUGE_VAL, HUGE_VAL, -1, 0u};
-            for (int a = 0; a < 4; ++a)
-                for (int j = 0; j < 3; ++j) jac[3 * a + j] = s.rx[j] * f.sx[a];
-            jac += kNv;
-            // Bending rows: the vector curvature and its Jacobian.
+            // Bending rows: the vector curvature.
             const double cb = 1.0 / (ei * w);
-            const double inv3 = 1.0 / (s.n * s.n * s.n), inv5 = inv3 / (s.n * s.n);
             for (int k = 0; k < 3; ++k) {
                 *row++ = pivot_row{s.kappa[k], 0.0, cb, inst->tau * ei * w, -HUGE_VAL, HUGE_VAL, -1, 0u};
-                for (int a = 0; a < 4; ++a)
-                    for (int j = 0; j < 3; ++j) {
-                        jac[3 * a + j] = (skew(s.rx, k, j) * f.sxx[a] - skew(s.rxx, k, j) * f.sx[a]) * inv3 -
-                                         3.0 * s.c[k] * s.rx[j] * f.sx[a] * inv5;
-                    }
-                jac += kNv;
             }
+            strain_jacobians(s, f, jac);
+            jac += kRowsPerPoint * kNv;
         }
         row_counts[e] = max_rows;
     }
@@ -549,6 +602,105 @@ pivot_status internal_stiffness(const void* instance, const pivot_element_batch*
     return PIVOT_OK;
 }
 
+// The strains at Gauss point i of an element at q: their values (axial,
+// then the curvature's 3) and Jacobians. False (logged): the element has
+// collapsed there.
+struct PointStrains {
+    Shape f;
+    Strain s;
+    double phi[kRowsPerPoint];
+    double jac[kRowsPerPoint * kNv];
+};
+bool point_strains(const Instance* inst, const double* q, double L, int i, PointStrains& out) {
+    out.f = shape(inst->xg[i], L);
+    if (!strain_at(q, out.f, out.s)) {
+        log_error(inst, "an element's position gradient vanishes (|r_x| < 1e-8): it has collapsed");
+        return false;
+    }
+    out.phi[0] = out.s.axial;
+    for (int k = 0; k < 3; ++k) out.phi[1 + k] = out.s.kappa[k];
+    strain_jacobians(out.s, out.f, out.jac);
+    return true;
+}
+
+// ABI 1.10, smooth_forces: gravity and the strains' elastic and
+// Kelvin-Voigt forces at the state,
+//     f = Q_g - sum_points sum_rows k_r (phi_r + tau J_r v) J_r^T,
+// k_r = 1 / c_r (E A w_i axial, E I w_i bending): the forces of the rows of
+// internal_rows (lambda = -(phi + tau phi-dot) / c) without the step's
+// prediction of the axial stretch, and -dU/dq of the elastic energy of
+// `energy` when tau = 0.
+pivot_status smooth_forces(const void* instance, const pivot_element_batch* batch, const pivot_step_info* step,
+                           double* forces) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!references_ok(inst, batch)) return PIVOT_ERROR;
+    const V3 g = load3(step->gravity);
+    const double ea = inst->youngs * inst->area, ei = inst->youngs * inst->inertia;
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double *q = q_of(batch->q, e), *v = q_of(batch->v, e);
+        double* out = forces + static_cast<size_t>(e) * kNv;
+        gravity_force(inst, L, g, out);
+        for (int i = 0; i < inst->gauss; ++i) {
+            PointStrains p;
+            if (!point_strains(inst, q, L, i, p)) return PIVOT_ERROR;
+            const double w = inst->wg[i] * L;
+            for (uint32_t r = 0; r < kRowsPerPoint; ++r) {
+                const double* j = p.jac + kNv * r;
+                double rate = 0.0;  // phi-dot = J v
+                for (uint32_t c = 0; c < kNv; ++c) rate += j[c] * v[c];
+                const double tension = (r == 0 ? ea : ei) * w * (p.phi[r] + inst->tau * rate);
+                for (uint32_t c = 0; c < kNv; ++c) out[c] -= tension * j[c];
+            }
+        }
+    }
+    return PIVOT_OK;
+}
+
+// ABI 1.10, force_tangent of r = M a - f (M and Q_g constant): per row,
+// with H_r = d^2 phi_r / dq^2 (strain_hessian),
+//     dr/dq = k_r [J_r^T (J_r + tau (H_r v)^T) + (phi_r + tau J_r v) H_r]
+//     dr/dv = k_r tau J_r^T J_r
+pivot_status force_tangent(const void* instance, const pivot_element_batch* batch, const pivot_step_info*,
+                           const double*, double* stiffness, double* damping) {
+    const auto* inst = static_cast<const Instance*>(instance);
+    if (!references_ok(inst, batch)) return PIVOT_ERROR;
+    const double ea = inst->youngs * inst->area, ei = inst->youngs * inst->inertia;
+    double hessian[kNv][kNv];
+    for (uint32_t e = 0; e < batch->count; ++e) {
+        const double L = length_of(batch, e);
+        const double *q = q_of(batch->q, e), *v = q_of(batch->v, e);
+        double* k_out = stiffness + static_cast<size_t>(e) * kNv * kNv;
+        double* d_out = damping + static_cast<size_t>(e) * kNv * kNv;
+        std::memset(k_out, 0, sizeof(double) * kNv * kNv);
+        std::memset(d_out, 0, sizeof(double) * kNv * kNv);
+        for (int i = 0; i < inst->gauss; ++i) {
+            PointStrains p;
+            if (!point_strains(inst, q, L, i, p)) return PIVOT_ERROR;
+            const double w = inst->wg[i] * L;
+            for (uint32_t r = 0; r < kRowsPerPoint; ++r) {
+                const double* j = p.jac + kNv * r;
+                const double k = (r == 0 ? ea : ei) * w;
+                strain_hessian(p.s, p.f, static_cast<int>(r), hessian);
+                double rate = 0.0, hv[kNv];
+                for (uint32_t c = 0; c < kNv; ++c) {
+                    rate += j[c] * v[c];
+                    hv[c] = 0.0;
+                    for (uint32_t d = 0; d < kNv; ++d) hv[c] += hessian[c][d] * v[d];
+                }
+                const double tension = k * (p.phi[r] + inst->tau * rate);
+                for (uint32_t col = 0; col < kNv; ++col)
+                    for (uint32_t row = 0; row < kNv; ++row) {
+                        k_out[row + kNv * col] +=
+                            k * j[row] * (j[col] + inst->tau * hv[col]) + tension * hessian[row][col];
+                        d_out[row + kNv * col] += k * inst->tau * j[row] * j[col];
+                    }
+            }
+        }
+    }
+    return PIVOT_OK;
+}
+
 pivot_status create(const pivot_host* host, const double* params, uint32_t count, void** out) {
     *out = nullptr;
     auto* inst = new (std::nothrow) Instance{};
@@ -621,6 +773,8 @@ pivot_element_functions make_functions() {
     f.energy = energy;
     f.node_coordinates = node_coordinates;
     f.internal_stiffness = internal_stiffness;
+    f.smooth_forces = smooth_forces;
+    f.force_tangent = force_tangent;
     return f;
 }
 
@@ -628,7 +782,7 @@ const pivot_element_functions kFunctions = make_functions();
 
 const pivot_plugin_descriptor kDescriptor = {
     sizeof(pivot_plugin_descriptor), PIVOT_ABI_MAJOR, PIVOT_ABI_MINOR, PIVOT_KIND_ELEMENT, kId,
-    "ANCF cable", "Pivot", "0.2.0",
+    "ANCF cable", "Pivot", "0.3.0",
     "3D gradient-deficient ANCF cable element: constant mass, gravity, axial and vector-curvature strain rows",
     PIVOT_ELEMENT_CAP_CONSTANT_MASS | PIVOT_ELEMENT_CAP_INTERNAL_ROWS | PIVOT_ELEMENT_CAP_SHARED_NODES, kParams,
     sizeof(kParams) / sizeof(kParams[0]), 0, &kFunctions};

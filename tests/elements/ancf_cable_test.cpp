@@ -1019,5 +1019,133 @@ TEST_F(AncfCable, NodeCoordinatesPlaceAnUnstrainedNode) {
     EXPECT_FALSE(checked_node_coordinates(inst, nan, unguarded(node.data())).ok());
 }
 
+// ---- ABI 1.10: smooth_forces and force_tangent (the GSSSS integrators) ----
+
+// A moving, curved, stretched state: velocities of every kind (stretch,
+// bending, rigid).
+const Q kMoving = {0.3, -0.2, 0.5, 1.1, 0.7, -0.4, -0.6, 0.2, 0.9, 0.5, -1.2, 0.3};
+
+class AncfCableSmooth : public AncfCable {
+protected:
+    Q smooth(const PluginInstance& inst, const Q& q, const Q& v, V3 g = {0, 0, -9.81}) const {
+        const Q reference = straight({0, 0, 0}, {1, 0, 0}, kLength);
+        const auto item = items(kLength);
+        pivot_element_batch batch{1, 1, item.data(), q.data(), v.data(), reference.data()};
+        const pivot_step_info step{sizeof(pivot_step_info), 0, 0.0, 0.0, {g[0], g[1], g[2]}};
+        Q f{};
+        const CallResult r = checked_smooth_forces(inst, batch, step, unguarded(f.data()));
+        EXPECT_TRUE(r.ok()) << r.message;
+        return f;
+    }
+};
+
+TEST_F(AncfCableSmooth, ForcesAreMinusTheGradientOfThePotential) {
+    // Without damping f = -d(U_g + W)/dq, W the elastic energy of energy():
+    // central differences with d = 1e-6 on coordinates of O(1): truncation
+    // ~d^2 |U'''| and rounding ~1e-16 |U| / d, ~1e-10 of max |f| here; the
+    // bound 1e-7 is far below any single term of the force (the test fails
+    // if a row's force is dropped or has the wrong sign).
+    PluginInstance inst = make(5, 0.0);
+    for (const Q& q : {kCurved, straight({0.1, 0.2, 0.3}, kTilted, kLength, 1.02)}) {
+        const Q f = smooth(inst, q, kMoving);
+        const double d = 1e-6;
+        double worst = 0.0, fmax = 0.0;
+        for (int c = 0; c < 12; ++c) {
+            Q qp = q, qm = q;
+            qp[c] += d;
+            qm[c] -= d;
+            const auto ep = energies(inst, qp, kMoving), em = energies(inst, qm, kMoving);
+            const double fd = -((ep[1] + ep[2]) - (em[1] + em[2])) / (2 * d);
+            worst = std::max(worst, std::abs(fd - f[c]));
+            fmax = std::max(fmax, std::abs(f[c]));
+        }
+        std::printf("[ measured ] smooth_forces vs -grad (U_g + W): %.3g relative (max |f| %.3g N)\n", worst / fmax,
+                    fmax);
+        EXPECT_LT(worst / fmax, 1e-7);
+    }
+}
+
+TEST_F(AncfCableSmooth, ForcesAreTheRowForcesOfTheStepWithoutItsPrediction) {
+    // With damping tau: f = Q_g + sum_rows J^T lambda, lambda = -(phi + d J v) / c
+    // with the compliance c and damping d of internal_rows (the semi-implicit
+    // step's law for the same rows) at timestep 0, where the axial rows carry
+    // no predicted stretch. The same arithmetic in another order: 1e-12.
+    PluginInstance inst = make(5, kTau);
+    const Rows rows = rows_moving(inst, kCurved, kMoving, 0.0);
+    Q expected{};
+    const auto item = items(kLength);
+    const Q reference = straight({0, 0, 0}, {1, 0, 0}, kLength);
+    pivot_element_batch batch{1, 1, item.data(), kCurved.data(), kMoving.data(), reference.data()};
+    const pivot_step_info step{sizeof(pivot_step_info), 0, 0.01, 0.0, {0, 0, -9.81}};
+    ASSERT_TRUE(checked_generalized_forces(inst, batch, step, unguarded(expected.data())).ok());  // gravity
+    for (uint32_t k = 0; k < rows.count; ++k) {
+        const pivot_row& r = rows.rows[k];
+        double rate = 0.0;
+        for (int c = 0; c < 12; ++c) rate += rows.jac[12 * k + c] * kMoving[c];
+        const double lambda = -(r.violation + r.damping * r.compliance * rate) / r.compliance;
+        for (int c = 0; c < 12; ++c) expected[c] += rows.jac[12 * k + c] * lambda;
+    }
+    const Q f = smooth(inst, kCurved, kMoving);
+    double worst = 0.0, fmax = 0.0;
+    for (int c = 0; c < 12; ++c) {
+        worst = std::max(worst, std::abs(f[c] - expected[c]));
+        fmax = std::max(fmax, std::abs(expected[c]));
+    }
+    EXPECT_LT(worst, 1e-12 * fmax);
+}
+
+TEST_F(AncfCableSmooth, TangentMatchesFiniteDifferences) {
+    // r = M a - f(q, v) (M constant): dr/dq and dr/dv against central
+    // differences of smooth_forces, at a curved moving state and at a
+    // straight stretched one (kappa = 0, where only the curvature Hessian's
+    // terms through the gradients remain), with and without damping. Step
+    // 1e-6 on O(1) coordinates: truncation ~1e-12 |f'''| and rounding
+    // ~1e-16 |f| / 1e-6 = 1e-10 |f|: 1e-7 of the largest entry is a
+    // thousand times above that and far below the Hessian terms (the test
+    // fails if phi H or tau J^T (H v)^T is left out).
+    for (double tau : {0.0, kTau}) {
+        PluginInstance inst = make(5, tau);
+        for (const Q& q : {kCurved, straight({0.1, 0.2, 0.3}, kTilted, kLength, 1.02)}) {
+            const auto item = items(kLength);
+            const Q reference = straight({0, 0, 0}, {1, 0, 0}, kLength);
+            pivot_element_batch batch{1, 1, item.data(), q.data(), kMoving.data(), reference.data()};
+            const pivot_step_info step{sizeof(pivot_step_info), 0, 0.0, 0.0, {0, 0, -9.81}};
+            const Q a{};
+            std::array<double, 144> k{}, damping{};
+            k.fill(-1.0);  // every entry written
+            damping.fill(-1.0);
+            ASSERT_TRUE(
+                checked_force_tangent(inst, batch, step, a.data(), unguarded(k.data()), unguarded(damping.data()))
+                    .ok());
+            const double e = 1e-6;
+            double worst_k = 0.0, worst_d = 0.0, kmax = 0.0, dmax = 0.0;
+            for (int c = 0; c < 12; ++c) {
+                Q qp = q, qm = q, vp = kMoving, vm = kMoving;
+                qp[c] += e;
+                qm[c] -= e;
+                vp[c] += e;
+                vm[c] -= e;
+                const Q fqp = smooth(inst, qp, kMoving), fqm = smooth(inst, qm, kMoving);
+                const Q fvp = smooth(inst, q, vp), fvm = smooth(inst, q, vm);
+                for (int r = 0; r < 12; ++r) {
+                    worst_k = std::max(worst_k, std::abs(-(fqp[r] - fqm[r]) / (2 * e) - k[r + 12 * c]));
+                    worst_d = std::max(worst_d, std::abs(-(fvp[r] - fvm[r]) / (2 * e) - damping[r + 12 * c]));
+                    kmax = std::max(kmax, std::abs(k[r + 12 * c]));
+                    dmax = std::max(dmax, std::abs(damping[r + 12 * c]));
+                }
+            }
+            std::printf("[ measured ] force_tangent vs FD (tau %g): stiffness %.3g relative (max %.3g N/m), "
+                        "damping %.3g (max %.3g N s/m)\n",
+                        tau, worst_k / kmax, kmax, dmax > 0 ? worst_d / dmax : worst_d, dmax);
+            EXPECT_LT(worst_k, 1e-7 * kmax);
+            if (tau == 0.0) {
+                EXPECT_EQ(dmax, 0.0);
+            } else {
+                EXPECT_LT(worst_d, 1e-7 * dmax);
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace pivot

@@ -54,29 +54,54 @@ void expect_no_allocation(const std::string& solver, double h, void (*build)(Wor
     EXPECT_EQ(world.statistics().solver_failures, 0u);
 }
 
+// An ANCF cable of 4 elements pinned to the world, a 2 kg body pinned at
+// its other end.
+void build_cable_with_load(World& world) {
+    BodyDescription load;
+    load.name = "load";
+    load.mass = 2.0;
+    load.inertia = {0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01};
+    load.position = {1.1, 0, 0};
+    world.add_body(load);
+    CableDescription cable;
+    cable.name = "cable";
+    cable.end = {1, 0, 0};
+    cable.elements = 4;
+    cable.youngs_modulus = 1e8;
+    cable.attach.push_back({0, "world", "spherical"});
+    cable.attach.push_back({-1, "load", "spherical"});
+    world.add_cable(cable);
+}
+
 // The GSSSS step (docs/engine.md "Integrators") allocates nothing after its
 // first step either: its matrices, the Newton solve and the world's view
-// are sized when it is made.
+// are sized when it is made. A chain of bodies (plain and projected at
+// velocity level) and a cable with a load.
 TEST(GssssStep, NoHeapAllocationAfterWarmUp) {
     if (!PIVOT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "AddressSanitizer replaces operator new; counted in normal builds";
-    for (bool projected : {false, true}) {
+    for (int which = 0; which < 3; ++which) {
         WorldSettings settings;
         settings.timestep = 1e-3;
         settings.integrator = Integrator::gssss;
-        if (projected) {
+        if (which == 1) {
             settings.gssss.parameters = gssss_generalized_alpha(0.8);
             settings.gssss.level = ConstraintLevel::velocity;
             settings.gssss.stabilization = ConstraintStabilization::projection;
         }
         World world(registry(), settings);
-        build_chain(world, 5);
+        if (which < 2) {
+            build_chain(world, 5);
+        } else {
+            build_cable_with_load(world);
+        }
         world.step();
         {
             test::AllocationWindow window;
             for (int i = 0; i < 100; ++i) world.step();
         }
-        EXPECT_EQ(test::cxx_allocations.load(), 0) << "operator new calls in 100 GSSSS steps, projected " << projected;
-        EXPECT_EQ(test::c_allocations.load(), 0) << "C allocations in 100 GSSSS steps, projected " << projected;
+        const char* what[] = {"chain", "chain, projected", "cable"};
+        EXPECT_EQ(test::cxx_allocations.load(), 0) << "operator new calls in 100 GSSSS steps, " << what[which];
+        EXPECT_EQ(test::c_allocations.load(), 0) << "C allocations in 100 GSSSS steps, " << what[which];
     }
 }
 

@@ -797,10 +797,11 @@ PIVOT_API pivot_status pivot_world_set_solver(pivot_world* world, const char* so
    "rho": 0.8, "constraints": "position", "stabilization": "projection", ...}
    (docs/scene-format.md "Integrators"); NULL: "semi_implicit". Refused,
    world unchanged, for invalid JSON or settings. The GSSSS step takes rigid
-   bodies and rigid joints: a step fails (world unchanged, the error says
-   why) for contacts, cables, ropes, damped bodies, breakable joints and
-   joints with compliance, limits or drives, and when its Newton iteration
-   does not converge. It reports joint reactions, no contacts. */
+   bodies, cables and rigid joints: a step fails (world unchanged, the error
+   says why) for contacts, ropes, damped bodies, breakable joints, joints
+   with compliance, limits or drives, cables with a fixed attachment or a
+   reel speed, and when its Newton iteration does not converge. It reports
+   joint reactions, no contacts. */
 PIVOT_API pivot_status pivot_world_set_integrator(pivot_world* world, const char* integrator);
 /* (0.8) The registered id of the solver that takes every island (named in
    pivot_world_settings.solver or by pivot_world_set_solver, e.g.

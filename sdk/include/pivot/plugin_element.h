@@ -226,10 +226,13 @@ typedef struct pivot_element_functions {
      * [step] The forces f(q, v) exactly at the batch's state, for any
      * timestep: what generalized_forces returns, without an implicit
      * treatment of any term (a rigid body's gyroscopic torque is
-     * -omega x (I omega) at the given omega), nv per element at
-     * forces + e*nv. The host's accuracy integrators (GSSSS, docs/engine.md
+     * -omega x (I omega) at the given omega), plus the forces of its
+     * internal_rows (an ANCF cable's elasticity: these integrators take no
+     * internal rows), nv per element at forces + e*nv. The host's accuracy integrators (GSSSS, docs/engine.md
      * "Integrators") solve M(q) a = f(q, v) + J^T lambda at states of their
-     * own choosing. step->timestep is 0 and must not be read. Optional
+     * own choosing. step->timestep is 0 and must not be read. With shared
+     * nodes, as mass_matrix: each element's own nv values, which the host
+     * sums where elements share a node (so for force_tangent). Optional
      * (NULL: the element cannot be used with those integrators); given
      * together with force_tangent.
      */
