@@ -320,8 +320,9 @@ void strain_jacobians(const Strain& s, const Shape& f, double* jac) {
         for (int j = 0; j < 3; ++j) {
             jac[3 * a + j] = s.rx[j] * f.sx[a];
             for (int k = 0; k < 3; ++k) {
-                jac[kNv * (1 + k) + 3 * a + j] = (skew(s.rx, k, j) * f.sxx[a] - skew(s.rxx, k, j) * f.sx[a]) * inv3 -
-                                        3.0 * s.c[k] * s.rx[j] * f.sx[a] * inv5;
+                jac[kNv * (1 + k) + 3 * a + j] =
+                    (skew(s.rx, k, j) * f.sxx[a] - skew(s.rxx, k, j) * f.sx[a]) * inv3 -
+                    3.0 * s.c[k] * s.rx[j] * f.sx[a] * inv5;
             }
         }
 }

@@ -43,8 +43,8 @@ WorldSettings gssss_settings(double h, const GssssParameters& parameters) {
 // horizontal along x, pinned at the origin (spherical), released from rest.
 // The cable's section is circular (r = sqrt(A / pi) = 23.9 mm), so its
 // I = pi r^4 / 4 = 2.6e-7 m^4, not the thesis's 1.215e-8: EA = 1260 N as
-// there, EI = 0.18 N m^2; still a very flexible body (its 11.97 kg stretch
-// the cable by ~10 % when it hangs). `hook`: a 2 kg body pinned at the tip
+// there, EI = 0.18 N m^2; still a very flexible body (hanging, its 117 N
+// weight would stretch it by 9 % at the pin). `hook`: a 2 kg body pinned at the tip
 // (spherical), its centre 0.1 m beyond and 0.05 m below the pin, started
 // moving sideways at 1 m/s: the motion is 3-D. Its velocities are
 // consistent with the pin at rest: v + w x a = 0 for the arm a = (-0.1, 0,
@@ -82,9 +82,9 @@ std::unique_ptr<World> flexible_pendulum(const WorldSettings& settings, uint32_t
 // other) at a state moved off the joints by a random displacement and
 // velocity: central differences of step 1e-6 along the elements' own
 // displacements. Entries are up to ~1e4 (EA / L_e) and the differences carry
-// ~1e-16 * 1e4 / 1e-6 ~ 1e-6 of rounding: 1e-6 relative to the largest
-// entry separates a right derivative from one with a missing term (the
-// bending part alone is ~1e-3 of the axial one here).
+// ~1e-16 * 1e4 / 1e-6 ~ 1e-6 of rounding, 1e-10 of the largest entry: a
+// bound of 1e-6 of it separates a right derivative from one with a missing
+// term (dropping the curvature rows' phi H term leaves 1.6e-3: checked).
 TEST(GssssCable, WorldDerivativesMatchFiniteDifferences) {
     auto world = flexible_pendulum(gssss_settings(1e-3, gssss_midpoint()), 3, true, 0.01);
     const WorldSystem system(*world);
