@@ -56,10 +56,11 @@ void World::make_island_chains() {
 }
 
 void World::prepare_workers() {
-    const uint32_t threads = WorkerPool::threads_for(model_.settings.threads);
     // The pool starts after a step with islands to share, or with contacts
     // enough for the contact stage to share (two chunks of its work).
-    if (threads < 2 || !scratch_ || (scratch_->island_count < 2 && scratch_->contact_points.size() < 512)) return;
+    if (!scratch_ || (scratch_->island_count < 2 && scratch_->contact_points.size() < 512)) return;
+    const uint32_t threads = WorkerPool::threads_for(model_.settings.threads);
+    if (threads < 2) return;
     if (!pool_) pool_ = std::make_unique<WorkerPool>(threads);
     if (!worker_chains_.empty()) return;
     // Per thread beyond the calling one, clones of the four chains.
