@@ -253,8 +253,7 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
     uint32_t response = at.response;
     double* report_directions = s.contact_directions.data() + static_cast<size_t>(i) * kRows * 6;
     for (uint32_t r_i = 0; r_i < p.row_count; ++r_i) {
-        ProblemRow& row = s.rows[p.row0 + r_i];
-        row = ProblemRow{};
+        ProblemRow& row = s.rows[p.row0 + r_i];  // value-initialized by the stage's resize
         row.row = batch.rows[static_cast<size_t>(k) * m + r_i];
         row.scaling_row = row.row.findex >= 0 ? static_cast<int32_t>(p.row0) + row.row.findex : -1;
         row.contact = static_cast<int32_t>(i);
@@ -432,11 +431,14 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
             // contact would slide in, which friction models align with.
             const uint32_t e = gp.points[k].element + g.first;
             const double* v_free = s.v_free.data() + model.element_v_offset[e];
-            for (int component = 0; component < 6; ++component) {
-                double sum = 0.0;
-                for (uint32_t col = 0; col < g.nv; ++col) sum += jp[component + 6 * col] * v_free[col];
-                twist[12 * contact + 6 * side + component] = sum;
+            // Column by column: six independent sums (the Jacobian is column-major).
+            double sum[6] = {};
+            for (uint32_t col = 0; col < g.nv; ++col) {
+                for (int component = 0; component < 6; ++component) {
+                    sum[component] += jp[component + 6 * col] * v_free[col];
+                }
             }
+            std::copy_n(sum, 6, twist.data() + 12 * contact + 6 * side);
         }
     }
 

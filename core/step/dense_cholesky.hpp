@@ -32,14 +32,12 @@ inline bool cholesky_factor(double* a, uint32_t n) {
 // cholesky_factor: the matrix that was factored, to rounding.
 inline void cholesky_product(const double* l, uint32_t n, double* m) {
     for (uint32_t c = 0; c < n; ++c) {
+        const double l_cc = 1.0 / l[c + c * n];  // L(c, c) is stored inverted
         for (uint32_t r = c; r < n; ++r) {
-            // sum over k <= c of L(r, k) L(c, k); L(k, k) is stored inverted.
+            // sum over k <= c of L(r, k) L(c, k), the diagonal term last
             double s = 0.0;
-            for (uint32_t k = 0; k <= c; ++k) {
-                const double lr = r == k ? 1.0 / l[k + k * n] : l[r + k * n];
-                const double lc = c == k ? 1.0 / l[k + k * n] : l[c + k * n];
-                s += lr * lc;
-            }
+            for (uint32_t k = 0; k < c; ++k) s += l[r + k * n] * l[c + k * n];
+            s += (r == c ? l_cc : l[r + c * n]) * l_cc;
             m[r + c * n] = s;
             m[c + r * n] = s;
         }
@@ -88,6 +86,96 @@ inline void cholesky_solve_many(const double* l, uint32_t n, double* const* b, u
             for (uint32_t k = i + 1; k < n; ++k) s -= l[k + i * n] * x[k];
             x[i] = s * inverse;
         }
+    }
+}
+
+// Blocks up to this size keep their inverse (element_dynamics.cpp).
+constexpr uint32_t kMaxInverseNv = 12;
+
+// The inverse M^-1 = L^-T L^-1 of a factored block (n x n, column-major
+// with leading dimension ld, both triangles written) from a factor of
+// cholesky_factor, n <= kMaxInverseNv. About n^3 / 3 multiply-adds: for a
+// rigid body (n = 6) the time of two solves, and the step solves with each
+// body's factor once per row side and contact (inverse_multiply). Worked
+// in local arrays, which the compiler keeps apart from the output.
+template <uint32_t N = 0>
+inline void cholesky_inverse(const double* l, uint32_t n, uint32_t ld, double* inverse) {
+    if constexpr (N != 0) n = N;
+    constexpr uint32_t kSize = N != 0 ? N : kMaxInverseNv;
+    // X = L^-1, lower triangular, row by row (L X = I): row i's entries
+    // X(i, c), c < i, are independent sums of the rows above, so they
+    // proceed side by side rather than as one long chain per column.
+    double x[kSize][kSize];
+    for (uint32_t i = 0; i < n; ++i) {
+        double row[kSize] = {};
+        for (uint32_t k = 0; k < i; ++k) {
+            const double l_ik = l[i + k * ld];
+            for (uint32_t c = 0; c <= k; ++c) row[c] -= l_ik * x[k][c];
+        }
+        const double l_ii = l[i + i * ld];  // stored inverted
+        for (uint32_t c = 0; c < i; ++c) x[i][c] = row[c] * l_ii;
+        x[i][i] = l_ii;
+    }
+    // M^-1 = X^T X: M^-1 (r, c) = sum over k >= max(r, c) of X(k, r) X(k, c).
+    for (uint32_t c = 0; c < n; ++c) {
+        double column[kSize] = {};
+        for (uint32_t k = c; k < n; ++k) {
+            const double x_kc = x[k][c];
+            for (uint32_t r = c; r <= k; ++r) column[r] += x[k][r] * x_kc;
+        }
+        for (uint32_t r = c; r < n; ++r) {
+            inverse[r + c * ld] = column[r];
+            inverse[c + r * ld] = column[r];
+        }
+    }
+}
+
+// cholesky_inverse of an n x n block (ld = n). A rigid body's 6 x 6 mass
+// matrix diag(m I, I_world) has a factor without coupling between its
+// (v, w) halves: then two 3 x 3 inverses, the exact same numbers at a
+// fraction of the work.
+inline void cholesky_inverse_block(const double* l, uint32_t n, double* inverse) {
+    if (n != 6) {
+        cholesky_inverse(l, n, n, inverse);
+        return;
+    }
+    bool split = true;
+    for (uint32_t c = 0; c < 3; ++c) {
+        for (uint32_t r = 3; r < 6; ++r) split = split && l[r + c * 6] == 0.0;
+    }
+    if (!split) {
+        cholesky_inverse<6>(l, 6, 6, inverse);
+        return;
+    }
+    cholesky_inverse<3>(l, 3, 6, inverse);
+    cholesky_inverse<3>(l + 3 + 3 * 6, 3, 6, inverse + 3 + 3 * 6);
+    for (uint32_t c = 0; c < 3; ++c) {
+        for (uint32_t r = 3; r < 6; ++r) inverse[r + c * 6] = inverse[c + r * 6] = 0.0;
+    }
+}
+
+// x = M^-1 x in place for x zero outside [first, last): the columns of
+// M^-1 there, summed (independent multiply-adds, unlike a triangular
+// solve's chain). n <= kMaxInverseNv; N: n when known at compile time
+// (a rigid body's 6), else 0.
+template <uint32_t N = 0>
+inline void inverse_multiply(const double* inverse, uint32_t n, double* x, uint32_t first, uint32_t last) {
+    if constexpr (N != 0) n = N;
+    double y[N != 0 ? N : kMaxInverseNv] = {};
+    for (uint32_t c = first; c < last; ++c) {
+        const double xc = x[c];
+        const double* column = inverse + c * n;
+        for (uint32_t r = 0; r < n; ++r) y[r] += column[r] * xc;
+    }
+    for (uint32_t r = 0; r < n; ++r) x[r] = y[r];
+}
+
+// inverse_multiply for any n <= kMaxInverseNv, a rigid body's 6 unrolled.
+inline void inverse_multiply_block(const double* inverse, uint32_t n, double* x, uint32_t first, uint32_t last) {
+    if (n == 6) {
+        inverse_multiply<6>(inverse, n, x, first, last);
+    } else {
+        inverse_multiply(inverse, n, x, first, last);
     }
 }
 

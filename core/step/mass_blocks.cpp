@@ -14,6 +14,8 @@ void solve_mass_block(const WorldModel& model, const StepScratch& s, uint32_t bl
     const MassBlock& b = model.blocks[block];
     if (b.chain) {
         s.chains[s.block_chain[block]]->solve(x, first);
+    } else if (b.nv <= kMaxInverseNv) {
+        inverse_multiply_block(s.mass_inverse.data() + s.mass_offset[b.first_element], b.nv, x, first, b.nv);
     } else {
         cholesky_solve(s.mass.data() + s.mass_offset[b.first_element], b.nv, x);
     }
@@ -88,6 +90,15 @@ void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first
                 const MassBlock& block = model.blocks[s.rows[r].blocks[b].block];
                 if (block.chain) {
                     for (uint32_t k = r; k < last; ++k) compute_row_response(model, s, s.rows[k].blocks[b]);
+                    continue;
+                }
+                if (block.nv <= kMaxInverseNv) {
+                    const double* inverse = s.mass_inverse.data() + s.mass_offset[block.first_element];
+                    for (uint32_t k = r; k < last; ++k) {
+                        const RowBlock& rb = s.rows[k].blocks[b];
+                        inverse_multiply_block(inverse, block.nv, load_row_jacobian(model, s, rb), rb.first,
+                                               rb.first + rb.count);
+                    }
                     continue;
                 }
                 double* columns[kRun];

@@ -76,6 +76,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     }
     s.mass.assign(mass_size, 0.0);
     s.mass_factor.assign(mass_size, 0.0);
+    s.mass_inverse.assign(mass_size, 0.0);
     s.v_free.assign(model.nv, 0.0);
     s.momentum_rhs.assign(elements, 0);
     uint32_t nv_max = 0;

@@ -82,6 +82,10 @@ struct StepScratch {
     // in place (lower triangle); forces; the free velocity v* = v + h M^-1 f.
     std::vector<uint32_t> mass_offset;  // per element, into mass
     PluginOutput<double> mass;
+    // M^-1 of each factored dense block with nv <= kMaxInverseNv (same
+    // layout as mass; factor_mass_blocks): rows' responses and contacts'
+    // effective masses multiply by it instead of solving with the factor.
+    std::vector<double> mass_inverse;
     std::vector<double> v_free;         // model.nv
     // Before factor_mass_blocks, v_free holds a right-hand side: the
     // momentum M v + h f - ... of an element with internal rows (and of a
