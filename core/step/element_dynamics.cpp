@@ -265,8 +265,13 @@ void factor_mass_blocks(const WorldModel& model, const WorldState& state, StepSc
                 throw Error(fmt::format("{}: the mass matrix of element {} is not positive definite",
                                         describe(g.instance.plugin()), e));
             }
-            if (nv <= kMaxInverseNv) cholesky_inverse_block(m, nv, s.mass_inverse.data() + s.mass_offset[element]);
-            cholesky_solve(m, nv, v_free);
+            if (nv <= kMaxInverseNv) {
+                double* inverse = s.mass_inverse.data() + s.mass_offset[element];
+                cholesky_inverse_block(m, nv, inverse);
+                inverse_multiply_block(inverse, nv, v_free, 0, nv);
+            } else {
+                cholesky_solve(m, nv, v_free);
+            }
             if (s.momentum_rhs[element] == 0) {
                 const double* v = state.v.data() + g.v_offset + e * nv;
                 for (uint32_t i = 0; i < nv; ++i) v_free[i] += v[i];

@@ -163,6 +163,30 @@ void VelocityHessian::add_outer(const pivot_factored_problem& f, uint32_t a_row,
     }
 }
 
+void VelocityHessian::add_outer_lower(const pivot_factored_problem& f, uint32_t row, double scale) {
+    for (uint32_t a = f.row_block_start[row]; a < f.row_block_start[row + 1]; ++a) {
+        const pivot_row_block& ra = f.row_blocks[a];
+        const double* ja = f.jacobian + ra.jacobian_offset;
+        const uint32_t row0 = block_start_[ra.block] + ra.first;  // the velocity of ja[0]
+        for (uint32_t b = f.row_block_start[row]; b < f.row_block_start[row + 1]; ++b) {
+            const pivot_row_block& rb = f.row_blocks[b];
+            const uint32_t column0 = block_start_[rb.block] + rb.first;
+            if (row0 + ra.count <= column0) continue;  // wholly above the diagonal
+            const double* jb = f.jacobian + rb.jacobian_offset;
+            const uint32_t run = run_of(ra.block, rb.block) + ra.first;
+            for (uint32_t c = 0; c < rb.count; ++c) {
+                const double factor = scale * jb[c];
+                if (factor == 0.0) continue;
+                double* column = values_.data() + column_start_[column0 + c] + run;
+                // rows row0 + r >= column0 + c only
+                for (uint32_t r = column0 + c > row0 ? column0 + c - row0 : 0; r < ra.count; ++r) {
+                    column[r] += factor * ja[r];
+                }
+            }
+        }
+    }
+}
+
 bool VelocityHessian::factor(const pivot_factored_problem& f, uint32_t n, const double* weight,
                              const std::vector<Coupling>& couplings) {
     std::fill(values_.begin(), values_.end(), 0.0);
@@ -176,9 +200,18 @@ bool VelocityHessian::factor(const pivot_factored_problem& f, uint32_t n, const 
             for (uint32_t r = 0; r < nv; ++r) column[r] += m[r + c * nv];
         }
     }
-    // J_i^T J_i / d_i of the free rows, and the friction couplings.
+    // J_i^T J_i / d_i of the free rows: symmetric, so the lower triangle
+    // (row >= column) and then its mirror, half the multiply-adds; then the
+    // friction couplings, which are not.
     for (uint32_t i = 0; i < n; ++i) {
-        if (weight[i] != 0.0) add_outer(f, i, i, weight[i]);
+        if (weight[i] != 0.0) add_outer_lower(f, i, weight[i]);
+    }
+    for (uint32_t c = 0; c < velocities_; ++c) {
+        for (int32_t e = column_start_[c]; e < column_start_[c + 1]; ++e) {
+            if (static_cast<uint32_t>(row_index_[static_cast<size_t>(e)]) < c) {
+                values_[static_cast<size_t>(e)] = values_[static_cast<size_t>(transpose_[static_cast<size_t>(e)])];
+            }
+        }
     }
     for (const Coupling& c : couplings) add_outer(f, c.row, c.normal, c.value);
     if (couplings.empty()) {

@@ -64,6 +64,8 @@ private:
     bool analyze();
     // H += scale J_a^T J_b over the two rows' blocks.
     void add_outer(const pivot_factored_problem& f, uint32_t a, uint32_t b, double scale);
+    // H += scale J_row^T J_row on and below the diagonal only.
+    void add_outer_lower(const pivot_factored_problem& f, uint32_t row, double scale);
 
     uint32_t blocks_ = 0;
     uint32_t velocities_ = 0;

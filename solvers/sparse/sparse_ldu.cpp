@@ -13,7 +13,7 @@ void SparseLdu::reserve(int32_t rows, int64_t factor_entries) {
         column_count_.resize(n);
         column_start_.resize(n + 1);
         column_fill_.resize(n);
-        diagonal_.resize(n);
+        inverse_diagonal_.resize(n);
         flag_.resize(n);
         reach_.resize(n);
         column_work_.assign(n, 0.0);
@@ -121,14 +121,16 @@ bool SparseLdu::factorize(const int32_t* pattern_start, const int32_t* pattern_r
                     z[factor_rows_[p]] -= upper_[p] * zi;
                 }
             }
-            const double l_ki = zi / diagonal_[i];
+            const double l_ki = zi * inverse_diagonal_[i];
             diagonal -= l_ki * yi;
             factor_rows_[end] = k;
             lower_[end] = l_ki;
-            if (!symmetric_) upper_[end] = yi / diagonal_[i];
+            if (!symmetric_) upper_[end] = yi * inverse_diagonal_[i];
             ++column_fill_[i];
         }
-        diagonal_[k] = diagonal;
+        // D_k kept as its reciprocal: every entry of L below it, and the
+        // solves, multiply by it (a division costs several multiplications).
+        inverse_diagonal_[k] = 1.0 / diagonal;
         if (!(std::abs(diagonal) > 1e-13 * scale) || !std::isfinite(diagonal)) {
             // Leave the work vectors clean for the next factorization.
             for (int32_t r = 0; r < n; ++r) {
@@ -152,7 +154,7 @@ void SparseLdu::solve(double* rhs) {
         if (vk == 0.0) continue;
         for (int64_t p = column_start_[k]; p < column_start_[k + 1]; ++p) v[factor_rows_[p]] -= lower_[p] * vk;
     }
-    for (int32_t k = 0; k < n; ++k) v[k] /= diagonal_[k];
+    for (int32_t k = 0; k < n; ++k) v[k] *= inverse_diagonal_[k];
     const std::vector<double>& u = symmetric_ ? lower_ : upper_;
     for (int32_t k = n - 1; k >= 0; --k) {
         double vk = v[k];

@@ -62,7 +62,7 @@ private:
     std::vector<int32_t> factor_rows_;   // row index (k numbering) of each entry of L
     std::vector<double> lower_;          // L(r, k) at factor_rows_ = r
     std::vector<double> upper_;          // U(k, r) at the same position (unused when symmetric)
-    std::vector<double> diagonal_;       // D
+    std::vector<double> inverse_diagonal_;  // D^-1
     std::vector<int32_t> flag_;
     std::vector<int32_t> reach_;
     std::vector<double> column_work_;  // column k of K being reduced (for U)
