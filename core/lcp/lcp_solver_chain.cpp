@@ -224,8 +224,17 @@ void LcpSolverChain::reserve_for(const LcpProblem& problem) {
     const auto nnz = static_cast<uint32_t>(std::min<size_t>(stored, UINT32_MAX));
     for (Stage& stage : stages_) {
         if (problem.n <= stage.reserved_n && nnz <= stage.reserved_nnz) continue;
-        stage.reserved_n = std::max(stage.reserved_n, problem.n);
-        stage.reserved_nnz = std::max(stage.reserved_nnz, nnz);
+        // Past the first size, by a quarter more at least: a pile whose
+        // contacts grow by a few a step would otherwise have its solvers'
+        // workspace reallocated (and copied) step after step.
+        const auto grown = [](uint32_t reserved, uint32_t needed) {
+            if (needed <= reserved) return reserved;
+            if (reserved == 0) return needed;
+            return std::max(needed, static_cast<uint32_t>(std::min<uint64_t>(reserved + uint64_t{reserved} / 4,
+                                                                             UINT32_MAX)));
+        };
+        stage.reserved_n = grown(stage.reserved_n, problem.n);
+        stage.reserved_nnz = grown(stage.reserved_nnz, nnz);
         const auto& f = stage.instance.plugin().solver;
         if (f.reserve == nullptr || stage.instance.fatal()) continue;
         const pivot_status status = f.reserve(stage.instance.handle(), stage.reserved_n, stage.reserved_nnz);
