@@ -125,14 +125,11 @@ Matrix semidefinite_part(const Matrix& a) {
 // Whether K acts on the frames' rotations only: every entry outside the
 // rotation rows and columns (3..5, 9..11) is zero.
 bool rotations_only(const Mat12& k) {
-    for (int c = 0; c < 12; ++c) {
-        const bool rotation_column = (c >= 3 && c < 6) || c >= 9;
-        for (int r = 0; r < 12; ++r) {
-            const bool rotation_row = (r >= 3 && r < 6) || r >= 9;
-            if (!(rotation_row && rotation_column) && k(r, c) != 0.0) return false;
-        }
-    }
-    return true;
+    // The translation rows (0..2, 6..8) in every column, then the
+    // translation columns of the rotation rows: whole blocks at a time.
+    return k.block<3, 12>(0, 0).isZero(0.0) && k.block<3, 12>(6, 0).isZero(0.0) &&
+           k.block<3, 3>(3, 0).isZero(0.0) && k.block<3, 3>(3, 6).isZero(0.0) && k.block<3, 3>(9, 0).isZero(0.0) &&
+           k.block<3, 3>(9, 6).isZero(0.0);
 }
 
 // A joint's split into `split` (kSplitSize values: D_1, D_2, K_rel t) from
@@ -202,7 +199,28 @@ double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / ome
 // Jacobian are fixed-size for a rigid body (nv = 6), bounded-dynamic else.
 template <class Block, class Force, class Jacobian>
 void add_split(Block&& block, Force&& force, const Jacobian& jf, double scale, const Mat6& d, const double* change) {
-    if (d.topRows<3>().isZero(0.0) && d.leftCols<3>().isZero(0.0)) {
+    const bool rotation_split = d.topRows<3>().isZero(0.0) && d.leftCols<3>().isZero(0.0);
+    if constexpr (Jacobian::ColsAtCompileTime == 6) {
+        // A rigid body's frame: angular velocity rows (0, I) (plugin_element.h
+        // material_frames; checked, not assumed). J_r^T D_r J_r and J^T
+        // change are then D_r and the change's rotation, placed: the same
+        // numbers the products give (their other terms are exact zeros).
+        const auto jr = jf.template bottomRows<3>();
+        if (rotation_split && jr.template leftCols<3>().isZero(0.0) &&
+            jr.template rightCols<3>().isIdentity(0.0)) {
+            block.template bottomRightCorner<3, 3>().noalias() += scale * d.bottomRightCorner<3, 3>();
+            if (change != nullptr) {
+                const Eigen::Map<const Eigen::Matrix<double, 6, 1>> c(change);
+                if (c.head<3>().isZero(0.0)) {
+                    force.template tail<3>().noalias() += scale * c.tail<3>();
+                } else {
+                    force.noalias() += scale * (jf.transpose() * c);
+                }
+            }
+            return;
+        }
+    }
+    if (rotation_split) {
         // Rotations only (ball joints' lever arms, hinges' alignment rows):
         // J_r^T D_r J_r with J_r the frame's angular-velocity rows.
         const auto jr = jf.template bottomRows<3>();
