@@ -18,10 +18,12 @@ void SparseLdu::reserve(int32_t rows, int64_t factor_entries) {
         reach_.resize(n);
         column_work_.assign(n, 0.0);
         row_work_.assign(n, 0.0);
+        row_pattern_start_.resize(n + 1);
     }
     const auto entries = static_cast<size_t>(factor_entries);
     if (factor_rows_.size() < entries) {
         factor_rows_.resize(entries);
+        row_pattern_.resize(entries);
         lower_.resize(entries);
         upper_.resize(entries);
     }
@@ -30,6 +32,7 @@ void SparseLdu::reserve(int32_t rows, int64_t factor_entries) {
 int64_t SparseLdu::analyze(int32_t rows, const int32_t* pattern_start, const int32_t* pattern_rows,
                            const int32_t* order) {
     rows_ = rows;
+    row_pattern_ready_ = false;
     if (static_cast<int64_t>(order_.size()) < rows + 1) return -1;
     for (int32_t k = 0; k < rows; ++k) {
         order_[k] = order[k];
@@ -67,6 +70,7 @@ bool SparseLdu::factorize(const int32_t* pattern_start, const int32_t* pattern_r
                           const int32_t* kt_rows, const double* kt_values) {
     symmetric_ = kt_start == nullptr;
     const int32_t n = rows_;
+    if (!row_pattern_ready_) find_row_patterns(pattern_start, pattern_rows);
     double* y = column_work_.data();
     double* z = symmetric_ ? column_work_.data() : row_work_.data();
     for (int32_t k = 0; k < n; ++k) {
@@ -87,26 +91,13 @@ bool SparseLdu::factorize(const int32_t* pattern_start, const int32_t* pattern_r
                 if (c < k) z[c] += kt_values[t];
             }
         }
-        // The reach of row k in the elimination tree, in topological order
-        // (children before parents) in reach_[top .. n).
-        int32_t top = n;
-        flag_[k] = k;
         column_fill_[k] = 0;
-        for (int32_t t = pattern_start[original]; t < pattern_start[original + 1]; ++t) {
-            int32_t i = position_[pattern_rows[t]];
-            if (i >= k) continue;
-            int32_t length = 0;
-            for (; flag_[i] != k; i = parent_[i]) {
-                reach_[length++] = i;
-                flag_[i] = k;
-            }
-            while (length > 0) reach_[--top] = reach_[--length];
-        }
         // Sparse triangular solves L y = K(:, k) and U^T z = K(k, :)^T over
-        // the reach, then row k of L, column k of U and D_k.
+        // the reach of row k (find_row_patterns), then row k of L, column k
+        // of U and D_k.
         const double scale = std::abs(diagonal);
-        for (; top < n; ++top) {
-            const int32_t i = reach_[top];
+        for (int64_t r = row_pattern_start_[k]; r < row_pattern_start_[k + 1]; ++r) {
+            const int32_t i = row_pattern_[r];
             const double yi = y[i];
             const double zi = z[i];
             y[i] = 0.0;
@@ -141,6 +132,32 @@ bool SparseLdu::factorize(const int32_t* pattern_start, const int32_t* pattern_r
         }
     }
     return true;
+}
+
+void SparseLdu::find_row_patterns(const int32_t* pattern_start, const int32_t* pattern_rows) {
+    const int32_t n = rows_;
+    int64_t at = 0;
+    for (int32_t k = 0; k < n; ++k) {
+        // The reach of row k in the elimination tree, in topological order
+        // (children before parents) in reach_[top .. n).
+        int32_t top = n;
+        flag_[k] = k;
+        const int32_t original = order_[k];
+        for (int32_t t = pattern_start[original]; t < pattern_start[original + 1]; ++t) {
+            int32_t i = position_[pattern_rows[t]];
+            if (i >= k) continue;
+            int32_t length = 0;
+            for (; flag_[i] != k; i = parent_[i]) {
+                reach_[length++] = i;
+                flag_[i] = k;
+            }
+            while (length > 0) reach_[--top] = reach_[--length];
+        }
+        row_pattern_start_[k] = at;
+        for (; top < n; ++top) row_pattern_[at++] = reach_[top];
+    }
+    row_pattern_start_[n] = at;
+    row_pattern_ready_ = true;
 }
 
 void SparseLdu::solve(double* rhs) {

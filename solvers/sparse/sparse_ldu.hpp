@@ -8,8 +8,9 @@
 // Cholesky factorization package", ACM TOMS 31(4): LDL's symbolic and numeric
 // phases), extended to the unsymmetric case on the symmetric pattern: row k of
 // L and column k of U have the same nonzero pattern (the reach of row k in the
-// elimination tree), so they are found by one tree walk and solved in the same
-// pass (Davis 2006, "Direct Methods for Sparse Linear Systems", ch. 4 and 6).
+// elimination tree), so they are found by one tree walk (once per analyze(),
+// kept for every factorize()) and solved in the same pass (Davis 2006,
+// "Direct Methods for Sparse Linear Systems", ch. 4 and 6).
 //
 // Without pivoting this is stable for the matrices it gets: principal
 // submatrices of A = J M^-1 J^T + eps I (symmetric positive definite), and
@@ -50,7 +51,14 @@ public:
     void solve(double* rhs);
 
 private:
+    // Row k's pattern in L (its reach in the elimination tree, in the order
+    // the numeric phase visits it) for every k: found once per analyze(), at
+    // the first factorize(), then read (the tree walk was a third of a small
+    // factorization's time).
+    void find_row_patterns(const int32_t* pattern_start, const int32_t* pattern_rows);
+
     int32_t rows_ = 0;
+    bool row_pattern_ready_ = false;
     bool symmetric_ = true;
     double numeric_work_ = 0.0;
     std::vector<int32_t> order_;        // k -> original row
@@ -65,6 +73,8 @@ private:
     std::vector<double> inverse_diagonal_;  // D^-1
     std::vector<int32_t> flag_;
     std::vector<int32_t> reach_;
+    std::vector<int64_t> row_pattern_start_;  // k -> first entry of row k's pattern
+    std::vector<int32_t> row_pattern_;         // the rows' patterns (nnz(L) entries)
     std::vector<double> column_work_;  // column k of K being reduced (for U)
     std::vector<double> row_work_;     // row k of K being reduced (for L)
 };
