@@ -10,22 +10,41 @@
 
 namespace pivot {
 
-// Factors a = L L^T in the lower triangle of a (n x n, column-major).
-// Returns false if a is not positive definite.
-inline bool cholesky_factor(double* a, uint32_t n) {
+// Factors a = L L^T in the lower triangle of a (n x n, column-major with
+// leading dimension ld). Returns false if a is not positive definite.
+inline bool cholesky_factor(double* a, uint32_t n, uint32_t ld) {
     for (uint32_t j = 0; j < n; ++j) {
-        double d = a[j + j * n];
-        for (uint32_t k = 0; k < j; ++k) d -= a[j + k * n] * a[j + k * n];
+        double d = a[j + j * ld];
+        for (uint32_t k = 0; k < j; ++k) d -= a[j + k * ld] * a[j + k * ld];
         if (!(d > 0.0)) return false;
         const double inverse = 1.0 / std::sqrt(d);
-        a[j + j * n] = inverse;
+        a[j + j * ld] = inverse;
         for (uint32_t i = j + 1; i < n; ++i) {
-            double s = a[i + j * n];
-            for (uint32_t k = 0; k < j; ++k) s -= a[i + k * n] * a[j + k * n];
-            a[i + j * n] = s * inverse;
+            double s = a[i + j * ld];
+            for (uint32_t k = 0; k < j; ++k) s -= a[i + k * ld] * a[j + k * ld];
+            a[i + j * ld] = s * inverse;
         }
     }
     return true;
+}
+
+// cholesky_factor of an n x n block. A rigid body's diag(m I, I_world) (no
+// coupling between its (v, w) halves) factors as its two 3 x 3 halves: the
+// same numbers (the coupling terms are exact zeros), in two independent
+// chains of square roots and divisions instead of one twice as long.
+inline bool cholesky_factor(double* a, uint32_t n) {
+    if (n == 6) {
+        bool split = true;
+        for (uint32_t c = 0; c < 3; ++c) {
+            for (uint32_t r = 3; r < 6; ++r) split = split && a[r + c * 6] == 0.0;
+        }
+        if (split) {
+            const bool first = cholesky_factor(a, 3, 6);
+            const bool second = cholesky_factor(a + 3 + 3 * 6, 3, 6);
+            return first && second;
+        }
+    }
+    return cholesky_factor(a, n, n);
 }
 
 // m = L L^T (n x n, column-major, both triangles) from a factor of
