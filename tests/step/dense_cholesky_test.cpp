@@ -1,6 +1,7 @@
 // The mass blocks' dense factorization (core/step/dense_cholesky.hpp): the
-// factor reproduces the matrix, and the kept inverse is the matrix's
-// inverse, for a rigid body's split (v, w) block and dense blocks.
+// factor reproduces the matrix (and a split block's is the whole's, bit for
+// bit), and the kept inverse is the matrix's inverse, for a rigid body's
+// split (v, w) block and dense blocks.
 // Tolerances: a backward-stable Cholesky and its inverse leave relative
 // errors of a few n eps cond(M); the matrices below have cond(M) < 1e3,
 // so 1e-12 leaves a margin of ~100 above rounding and fails on any wrong
@@ -42,23 +43,38 @@ struct Case {
     bool split;
 };
 
-class DenseCholesky : public ::testing::TestWithParam<Case> {};
+// The case's matrix m, its factor l and the kept inverse.
+class DenseCholesky : public ::testing::TestWithParam<Case> {
+protected:
+    void SetUp() override {
+        n = GetParam().n;
+        m = spd_matrix(n, GetParam().split);
+        l = m;
+        inverse.assign(n * n, -1.0);
+        ASSERT_TRUE(cholesky_factor(l.data(), n));
+        cholesky_inverse_block(l.data(), n, inverse.data());
+    }
+    uint32_t n = 0;
+    std::vector<double> m, l, inverse;
+};
 
 TEST_P(DenseCholesky, ProductReproducesTheMatrix) {
-    const auto [n, split] = GetParam();
-    const std::vector<double> m = spd_matrix(n, split);
-    std::vector<double> l = m, product(n * n);
-    ASSERT_TRUE(cholesky_factor(l.data(), n));
+    std::vector<double> product(n * n);
     cholesky_product(l.data(), n, product.data());
     for (uint32_t i = 0; i < n * n; ++i) EXPECT_NEAR(product[i], m[i], 1e-12 * max_abs(m)) << i;
 }
 
+TEST_P(DenseCholesky, SplitFactorIsTheWholeFactor) {
+    // A split 6 x 6 block factors as its halves: exactly the numbers of the
+    // factorization of the whole (the coupling terms are exact zeros).
+    std::vector<double> whole = m;
+    ASSERT_TRUE(cholesky_factor(whole.data(), n, n));
+    for (uint32_t c = 0; c < n; ++c) {
+        for (uint32_t r = c; r < n; ++r) EXPECT_EQ(l[r + c * n], whole[r + c * n]) << r << ", " << c;
+    }
+}
+
 TEST_P(DenseCholesky, InverseTimesMatrixIsIdentity) {
-    const auto [n, split] = GetParam();
-    const std::vector<double> m = spd_matrix(n, split);
-    std::vector<double> l = m, inverse(n * n, -1.0);
-    ASSERT_TRUE(cholesky_factor(l.data(), n));
-    cholesky_inverse_block(l.data(), n, inverse.data());
     const double scale = max_abs(m) * max_abs(inverse);
     for (uint32_t r = 0; r < n; ++r) {
         for (uint32_t c = 0; c < n; ++c) {
@@ -71,11 +87,6 @@ TEST_P(DenseCholesky, InverseTimesMatrixIsIdentity) {
 }
 
 TEST_P(DenseCholesky, InverseMultiplyAgreesWithTheSolve) {
-    const auto [n, split] = GetParam();
-    const std::vector<double> m = spd_matrix(n, split);
-    std::vector<double> l = m, inverse(n * n);
-    ASSERT_TRUE(cholesky_factor(l.data(), n));
-    cholesky_inverse_block(l.data(), n, inverse.data());
     // x zero outside [first, last): a row's Jacobian on one element of a block.
     for (uint32_t first = 0; first < n; first += 2) {
         const uint32_t last = std::min(n, first + 3);
