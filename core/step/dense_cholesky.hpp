@@ -28,21 +28,26 @@ inline bool cholesky_factor(double* a, uint32_t n, uint32_t ld) {
     return true;
 }
 
-// cholesky_factor of an n x n block. A rigid body's diag(m I, I_world) (no
-// coupling between its (v, w) halves) factors as its two 3 x 3 halves: the
-// same numbers (the coupling terms are exact zeros), in two independent
-// chains of square roots and divisions instead of one twice as long.
+// Whether a 6 x 6 block (column-major; a matrix or its factor) has no
+// coupling between its (v, w) halves: rows 3..5 of columns 0..2 all zero,
+// as in a rigid body's diag(m I, I_world) and its factor.
+inline bool uncoupled_halves(const double* a) {
+    bool uncoupled = true;
+    for (uint32_t c = 0; c < 3; ++c) {
+        for (uint32_t r = 3; r < 6; ++r) uncoupled = uncoupled && a[r + c * 6] == 0.0;
+    }
+    return uncoupled;
+}
+
+// cholesky_factor of an n x n block. A rigid body's diag(m I, I_world)
+// factors as its two 3 x 3 halves: the same numbers (the coupling terms are
+// exact zeros), in two independent chains of square roots and divisions
+// instead of one twice as long.
 inline bool cholesky_factor(double* a, uint32_t n) {
-    if (n == 6) {
-        bool split = true;
-        for (uint32_t c = 0; c < 3; ++c) {
-            for (uint32_t r = 3; r < 6; ++r) split = split && a[r + c * 6] == 0.0;
-        }
-        if (split) {
-            const bool first = cholesky_factor(a, 3, 6);
-            const bool second = cholesky_factor(a + 3 + 3 * 6, 3, 6);
-            return first && second;
-        }
+    if (n == 6 && uncoupled_halves(a)) {
+        const bool first = cholesky_factor(a, 3, 6);
+        const bool second = cholesky_factor(a + 3 + 3 * 6, 3, 6);
+        return first && second;
     }
     return cholesky_factor(a, n, n);
 }
@@ -158,11 +163,7 @@ inline void cholesky_inverse_block(const double* l, uint32_t n, double* inverse)
         cholesky_inverse(l, n, n, inverse);
         return;
     }
-    bool split = true;
-    for (uint32_t c = 0; c < 3; ++c) {
-        for (uint32_t r = 3; r < 6; ++r) split = split && l[r + c * 6] == 0.0;
-    }
-    if (!split) {
+    if (!uncoupled_halves(l)) {
         cholesky_inverse<6>(l, 6, 6, inverse);
         return;
     }

@@ -200,37 +200,30 @@ double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / ome
 template <class Block, class Force, class Jacobian>
 void add_split(Block&& block, Force&& force, const Jacobian& jf, double scale, const Mat6& d, const double* change) {
     const bool rotation_split = d.topRows<3>().isZero(0.0) && d.leftCols<3>().isZero(0.0);
+    const auto jr = jf.template bottomRows<3>();  // the frame's angular-velocity rows
+    // A rigid body's frame: angular-velocity rows (0, I) (plugin_element.h
+    // material_frames; checked, not assumed). J_r^T D_r J_r and J^T change
+    // are then D_r and the change's rotation, placed: the same numbers the
+    // products give (their other terms are exact zeros).
+    bool placed = false;
     if constexpr (Jacobian::ColsAtCompileTime == 6) {
-        // A rigid body's frame: angular velocity rows (0, I) (plugin_element.h
-        // material_frames; checked, not assumed). J_r^T D_r J_r and J^T
-        // change are then D_r and the change's rotation, placed: the same
-        // numbers the products give (their other terms are exact zeros).
-        const auto jr = jf.template bottomRows<3>();
-        if (rotation_split && jr.template leftCols<3>().isZero(0.0) &&
-            jr.template rightCols<3>().isIdentity(0.0)) {
-            block.template bottomRightCorner<3, 3>().noalias() += scale * d.bottomRightCorner<3, 3>();
-            if (change != nullptr) {
-                const Eigen::Map<const Eigen::Matrix<double, 6, 1>> c(change);
-                if (c.head<3>().isZero(0.0)) {
-                    force.template tail<3>().noalias() += scale * c.tail<3>();
-                } else {
-                    force.noalias() += scale * (jf.transpose() * c);
-                }
-            }
-            return;
-        }
+        placed = rotation_split && jr.template leftCols<3>().isZero(0.0) && jr.template rightCols<3>().isIdentity(0.0);
     }
-    if (rotation_split) {
-        // Rotations only (ball joints' lever arms, hinges' alignment rows):
-        // J_r^T D_r J_r with J_r the frame's angular-velocity rows.
-        const auto jr = jf.template bottomRows<3>();
+    if (placed) {
+        block.template bottomRightCorner<3, 3>().noalias() += scale * d.bottomRightCorner<3, 3>();
+    } else if (rotation_split) {
+        // Rotations only (ball joints' lever arms, hinges' alignment rows): J_r^T D_r J_r.
         const Eigen::Matrix3d dr = d.bottomRightCorner<3, 3>();
         block.noalias() += scale * (jr.transpose() * (dr * jr));
     } else {
         block.noalias() += scale * (jf.transpose() * (d * jf));
     }
-    if (change != nullptr) {
-        force.noalias() += scale * (jf.transpose() * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(change));
+    if (change == nullptr) return;
+    const Eigen::Map<const Eigen::Matrix<double, 6, 1>> c(change);
+    if (placed && c.head<3>().isZero(0.0)) {
+        force.template tail<3>().noalias() += scale * c.tail<3>();
+    } else {
+        force.noalias() += scale * (jf.transpose() * c);
     }
 }
 

@@ -67,7 +67,7 @@ bool same_blocks(const ProblemRow& a, const ProblemRow& b) {
 void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first_row, uint32_t end_row,
                          WorkerPool* pool) {
     // Runs of rows on the same blocks (at most kRun): their responses
-    // through each dense block's factor together (cholesky_solve_many).
+    // through each large dense block's factor together (cholesky_solve_many).
     // The runs are found first, then solved (on the pool when given: each
     // run writes its own rows' responses; cables' chain blocks only on the
     // calling thread, their factorization's solve being one thread's).
@@ -88,17 +88,9 @@ void solve_row_responses(const WorldModel& model, StepScratch& s, uint32_t first
             const uint32_t r = s.response_runs[run], last = s.response_runs[run + 1];
             for (uint32_t b = 0; b < s.rows[r].block_count; ++b) {
                 const MassBlock& block = model.blocks[s.rows[r].blocks[b].block];
-                if (block.chain) {
+                if (block.chain || block.nv <= kMaxInverseNv) {
+                    // A chain's factor, or a small block's kept inverse (solve_mass_block), row by row.
                     for (uint32_t k = r; k < last; ++k) compute_row_response(model, s, s.rows[k].blocks[b]);
-                    continue;
-                }
-                if (block.nv <= kMaxInverseNv) {
-                    const double* inverse = s.mass_inverse.data() + s.mass_offset[block.first_element];
-                    for (uint32_t k = r; k < last; ++k) {
-                        const RowBlock& rb = s.rows[k].blocks[b];
-                        inverse_multiply_block(inverse, block.nv, load_row_jacobian(model, s, rb), rb.first,
-                                               rb.first + rb.count);
-                    }
                     continue;
                 }
                 double* columns[kRun];
