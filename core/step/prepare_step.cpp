@@ -91,6 +91,7 @@ void prepare_step(const WorldModel& model, StepScratch& s) {
     s.mass_factor_ready.assign(elements, 0);
     s.mass_factored.assign(elements, 0);
     s.element_stiffness_number.assign(elements, 0.0);
+    s.element_stiffness_bound.assign(3 * static_cast<size_t>(elements), 0.0);
     s.joint_split.assign(model.joints.size() * 84, 0.0);
     s.joint_split_active.assign(model.joints.size(), 0);
     s.joint_strength.assign(model.joints.size(), 0.0);

@@ -153,6 +153,7 @@ struct StepScratch {
     std::vector<double> joint_stiffness_force;
     std::vector<uint8_t> stiffened;  // per element: D or c is nonzero
     std::vector<double> element_stiffness_number;  // per element: h^2 lambda_max(M^-1 D)
+    std::vector<double> element_stiffness_bound;   // per element 3: a bound of X's rotation diagonal (surely_resolved)
     std::vector<double> joint_split;               // per joint 84: D_1, D_2, K_rel t
     std::vector<uint8_t> joint_split_active;       // per joint
     std::vector<double> joint_strength;            // per joint: alpha of this step (0: resolved)
