@@ -125,12 +125,22 @@ Matrix semidefinite_part(const Matrix& a) {
 
 // Whether K acts on the frames' rotations only: every entry outside the
 // rotation rows and columns (3..5, 9..11) is zero.
-bool rotations_only(const Mat12& k) {
+bool rotations_only(const Eigen::Ref<const Mat12>& k) {
     // The translation rows (0..2, 6..8) in every column, then the
     // translation columns of the rotation rows: whole blocks at a time.
     return k.block<3, 12>(0, 0).isZero(0.0) && k.block<3, 12>(6, 0).isZero(0.0) &&
            k.block<3, 3>(3, 0).isZero(0.0) && k.block<3, 3>(3, 6).isZero(0.0) && k.block<3, 3>(9, 0).isZero(0.0) &&
            k.block<3, 3>(9, 6).isZero(0.0);
+}
+
+// S = A - B - B^T + C for sym(K)'s rotation blocks [[A, B], [B^T, C]]:
+// the stiffness against the two frames turning relative to each other
+// (split_joint's rotations-only case).
+Eigen::Matrix3d relative_rotation_stiffness(const Eigen::Ref<const Mat12>& k) {
+    const Eigen::Matrix3d a = 0.5 * (k.block<3, 3>(3, 3) + k.block<3, 3>(3, 3).transpose());
+    const Eigen::Matrix3d b = 0.5 * (k.block<3, 3>(3, 9) + k.block<3, 3>(9, 3).transpose());
+    const Eigen::Matrix3d c = 0.5 * (k.block<3, 3>(9, 9) + k.block<3, 3>(9, 9).transpose());
+    return a - b - b.transpose() + c;
 }
 
 // A joint's split into `split` (kSplitSize values: D_1, D_2, K_rel t) from
@@ -147,10 +157,7 @@ void split_joint(const Mat12& k, const double* pose1, const double* pose2, const
         // (1/4) U S U^T with U = (I, -I) and S = A - B - B^T + C for
         // sym(K)'s rotation blocks [[A, B], [B^T, C]]: a 3 x 3 problem,
         // D_s = 2 K_rel,ss = S / 2 and K_rel t = (S (w1 - w2), -S (w1 - w2)) / 4.
-        const Eigen::Matrix3d a = 0.5 * (k.block<3, 3>(3, 3) + k.block<3, 3>(3, 3).transpose());
-        const Eigen::Matrix3d b = 0.5 * (k.block<3, 3>(3, 9) + k.block<3, 3>(9, 3).transpose());
-        const Eigen::Matrix3d c = 0.5 * (k.block<3, 3>(9, 9) + k.block<3, 3>(9, 9).transpose());
-        const Eigen::Matrix3d s3 = semidefinite_part<Eigen::Matrix3d>(a - b - b.transpose() + c);
+        const Eigen::Matrix3d s3 = semidefinite_part<Eigen::Matrix3d>(relative_rotation_stiffness(k));
         d1.setZero();
         d1.bottomRightCorner<3, 3>() = 0.5 * s3;
         d2 = d1;
@@ -368,10 +375,7 @@ bool surely_resolved(const WorldModel& model, StepScratch& s, double h) {
         const auto& out = s.joint_rows[record.group];
         const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
         if (!rotations_only(k)) return false;  // (K = 0 passes and adds nothing)
-        const Eigen::Matrix3d a = 0.5 * (k.block<3, 3>(3, 3) + k.block<3, 3>(3, 3).transpose());
-        const Eigen::Matrix3d b = 0.5 * (k.block<3, 3>(3, 9) + k.block<3, 3>(9, 3).transpose());
-        const Eigen::Matrix3d c = 0.5 * (k.block<3, 3>(9, 9) + k.block<3, 3>(9, 9).transpose());
-        const Eigen::Matrix3d y = a - b - b.transpose() + c;
+        const Eigen::Matrix3d y = relative_rotation_stiffness(k);
         for (int side = 0; side < 2; ++side) {
             const Attachment& attachment = side == 0 ? record.frame1 : record.frame2;
             if (!stiffenable(model, attachment)) continue;
