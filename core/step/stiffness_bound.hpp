@@ -16,8 +16,8 @@
 // I_w = L_w L_w^T.
 //
 // The bound:
-// - S3 <= Y + c_Y I with c_Y = 1e-9 |tr Y| + max(0, -g), g Gershgorin's
-//   lower bound of lambda_min(Y) (min over rows of Y_rr - sum |Y_rc|).
+// - S3 <= Y + c_Y I with c_Y = 1e-9 |tr Y| + max(0, -g), g a lower bound
+//   of lambda_min(Y) (stiffness_bound_shift).
 // - X's diagonal grows with D in the semidefinite order, so each joint
 //   adds at most l_r^T (Y + c_Y I) l_r / 2 to X_rr (l_r row r of L_w^-1).
 // - X is semidefinite, so |X_rc| <= sqrt(X_rr X_cc) and
@@ -32,13 +32,21 @@
 namespace pivot {
 
 // c_Y: the shift that makes Y + c_Y I at least the stiffness split_joint
-// takes from Y (either of its two forms).
+// takes from Y (either of its two forms). Two lower bounds of
+// lambda_min(Y), the larger taken: Gershgorin's, and Wolkowicz & Styan's
+// (1980, "Bounds for eigenvalues using traces", Linear Algebra Appl. 29)
+// m - s sqrt(n - 1) with m = tr Y / n, s^2 = tr(Y^2) / n - m^2, which is
+// exact for a lever arm's T l (I - u u^T) (eigenvalues T l, T l, 0) in any
+// orientation, where Gershgorin's can be off by a fraction of T l.
 inline double stiffness_bound_shift(const Eigen::Matrix3d& y) {
-    double gershgorin = HUGE_VAL;  // <= lambda_min(Y)
+    double gershgorin = HUGE_VAL;
     for (int r = 0; r < 3; ++r) {
         gershgorin = std::min(gershgorin, y(r, r) - std::abs(y(r, (r + 1) % 3)) - std::abs(y(r, (r + 2) % 3)));
     }
-    return 1e-9 * std::abs(y.trace()) + std::max(0.0, -gershgorin);
+    const double mean = y.trace() / 3.0;
+    const double spread = std::sqrt(std::max(0.0, y.squaredNorm() / 3.0 - mean * mean));
+    const double trace_bound = mean - std::sqrt(2.0) * spread;
+    return 1e-9 * std::abs(y.trace()) + std::max(0.0, -std::max(gershgorin, trace_bound));
 }
 
 // Adds one joint's share, from its Y, to the bound of a body's X diagonal

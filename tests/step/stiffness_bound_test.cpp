@@ -102,20 +102,25 @@ TEST(StiffnessBound, IsAtLeastTheExactNumberForRandomBodiesAndJoints) {
 
 TEST(StiffnessBound, PassesTheS1ChainAtOneMillisecond) {
     // The link of the peer harness's S1 chain: 0.1 kg, principal inertia
-    // (6.667e-6, 8.667e-5, 8.667e-5) kg m^2 along its length x; the top
+    // (6.667e-6, 8.667e-5, 8.667e-5) kg m^2 along its length u; the top
     // links of 200 carry ~196 N; the lever arm is half the 0.1 m link, and
-    // each joint's two sides add T l (I - x x^T) to Y.
-    const Eigen::Matrix3d inertia = Eigen::Vector3d(6.667e-6, 8.667e-5, 8.667e-5).asDiagonal();
-    const Eigen::Vector3d x = Eigen::Vector3d::UnitX();
-    const Eigen::Matrix3d lever = 196.0 * 0.05 * (Eigen::Matrix3d::Identity() - x * x.transpose());
-    const std::vector<Eigen::Matrix3d> ys = {2.0 * lever, 2.0 * lever};  // the link's two joints
-    const double bound = bound_omega2(inertia, ys, 1e-3);
-    const double exact = exact_omega2(0.1, inertia, ys, true, 1e-3);
-    EXPECT_LT(bound, 0.9);
-    EXPECT_LE(exact, bound * (1.0 + 1e-9));
-    EXPECT_LE(bound, 5.0 * exact);
-    // At 60 Hz the same chain is stiff (exact Omega^2 > 1): no bound can pass it.
-    EXPECT_GT(exact_omega2(0.1, inertia, ys, true, 1.0 / 60.0), 1.0);
+    // each joint's two sides add T l (I - u u^T) to Y. In any orientation
+    // of the link (a swinging chain's links point every way).
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 20; ++trial) {
+        const Eigen::Matrix3d r = trial == 0 ? Eigen::Matrix3d::Identity() : random_rotation(rng);
+        const Eigen::Matrix3d inertia = r * Eigen::Vector3d(6.667e-6, 8.667e-5, 8.667e-5).asDiagonal() * r.transpose();
+        const Eigen::Vector3d u = r.col(0);
+        const Eigen::Matrix3d lever = 196.0 * 0.05 * (Eigen::Matrix3d::Identity() - u * u.transpose());
+        const std::vector<Eigen::Matrix3d> ys = {2.0 * lever, 2.0 * lever};  // the link's two joints
+        const double bound = bound_omega2(inertia, ys, 1e-3);
+        const double exact = exact_omega2(0.1, inertia, ys, true, 1e-3);
+        EXPECT_LT(bound, 0.9) << "trial " << trial;
+        EXPECT_LE(exact, bound * (1.0 + 1e-9)) << "trial " << trial;
+        EXPECT_LE(bound, 5.0 * exact) << "trial " << trial;
+        // At 60 Hz the same chain is stiff (exact Omega^2 > 1): no bound can pass it.
+        EXPECT_GT(exact_omega2(0.1, inertia, ys, true, 1.0 / 60.0), 1.0) << "trial " << trial;
+    }
 }
 
 TEST(StiffnessBound, RefusesInertiasItCannotVouchFor) {
