@@ -357,11 +357,11 @@ void stiffness_numbers(const WorldModel& model, double h, StepScratch& s) {
 // finding that out exactly cost a third of a 10-link step. Decided for the
 // common case only: every active joint's K on the rotations (ball joints'
 // lever arms), every stiffened side a rigid body's frame (angular rows
-// (0, I)) on a 6 x 6 block diag(m I, I_w). Anything else returns false and
-// the exact path decides, as it does when the bound is not small enough.
-// Below 0.9 the exact Omega^2 is <= 1, where stiffness_strength gives
-// alpha = 0: the 10 % cover the rounding of both computations, which
-// add_stiffness_bound's guard on I_w's conditioning keeps far smaller.
+// (0, I)) on a 6 x 6 block with no coupling between its (v, w) halves (a
+// rigid body's diag(m I, I_w)). Anything else returns false and the exact
+// path decides, as it does when the bound is not small enough. Below 0.9
+// the exact Omega^2 is at most 1, where stiffness_strength gives alpha = 0
+// (stiffness_bound.hpp: the 10 % cover the rounding of both computations).
 // The terms are >= 0, so the first body past 0.9 ends the check (a 60 Hz
 // chain's first joint does).
 bool surely_resolved(const WorldModel& model, StepScratch& s, double h) {
@@ -374,7 +374,8 @@ bool surely_resolved(const WorldModel& model, StepScratch& s, double h) {
         if (!stiffenable(model, record.frame1) && !stiffenable(model, record.frame2)) continue;
         const auto& out = s.joint_rows[record.group];
         const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
-        if (!rotations_only(k)) return false;  // (K = 0 passes and adds nothing)
+        if (k.isZero(0.0)) continue;
+        if (!rotations_only(k)) return false;
         const Eigen::Matrix3d y = relative_rotation_stiffness(k);
         for (int side = 0; side < 2; ++side) {
             const Attachment& attachment = side == 0 ? record.frame1 : record.frame2;
@@ -425,7 +426,8 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
     if (!any_force) return;  // the first step: no forces known yet
 
     add_lever_arms(model, state, s);
-    if (surely_resolved(model, s, h)) return;  // no joint needs stiffness: M and v* as they are
+    // No joint needs stiffness: M and v* as they are.
+    if (model.settings.stiffness_bound && surely_resolved(model, s, h)) return;
 
     // Per joint: K_rel and its block-diagonal split (D_s, and the explicit
     // change K_rel t), kept per side; D summed per element at full strength.

@@ -8,8 +8,9 @@
 //
 // What it bounds. A joint whose K acts on rotations only puts
 // D = S3 / 2 on each of its rigid bodies' rotations (split_joint), with
-// S3 = Y_+ (the semidefinite part) or, when that is semidefinite,
-// Y + 1e-9 |tr Y| I, for Y = a - b - b^T + c from sym(K)'s rotation blocks.
+// S3 = Y_+ (the semidefinite part) or, when Y + 1e-9 |tr Y| I passes
+// split_joint's principal-minors test, that matrix, for
+// Y = A - B - B^T + C from sym(K)'s rotation blocks.
 // stiffness_numbers takes a body's Omega^2 = h^2 G(X), G the largest
 // absolute row sum of X = L^-1 D L^-T (M = diag(m I, I_w) = L L^T), whose
 // only nonzero block is the rotations', L_w^-1 D_r L_w^-T with
@@ -23,7 +24,12 @@
 // - X is semidefinite, so |X_rc| <= sqrt(X_rr X_cc) and
 //   G(X) <= max_r sqrt(X_rr) * sum_c sqrt(X_cc).
 // It is 2-5 times the exact number on a swinging chain
-// (stiffness_bound_test.cpp).
+// (stiffness_bound_test.cpp). The caller compares it with 0.9, not 1: the
+// 10 % cover the rounding of both computations (the exact path's 3 x 3
+// eigen-decomposition is good to ~1e-8 ||Y|| near a double eigenvalue,
+// the trace bound below loses ~1e-16 lambda_max^2 / s to cancellation,
+// the factors and solves ~1e-16 cond(I_w)), which the guard on cond(I_w)
+// keeps below 1e-7 relative.
 #include <algorithm>
 #include <cmath>
 
@@ -51,9 +57,10 @@ inline double stiffness_bound_shift(const Eigen::Matrix3d& y) {
 
 // Adds one joint's share, from its Y, to the bound of a body's X diagonal
 // (3 values) with rotational inertia I_w (world, symmetric). False when
-// I_w is not positive definite, or so badly conditioned (diagonal of its
-// factor spanning more than 1e6) that the two computations' rounding
-// could matter: the caller then takes the exact path.
+// I_w is not positive definite, or so badly conditioned that the two
+// computations' rounding could matter (cond(I_w) <= tr(I_w) ||L_w^-1||_F^2
+// above 1e8; a body's inertias rarely span 1e3): the caller then takes
+// the exact path.
 inline bool add_stiffness_bound(const Eigen::Matrix3d& inertia, const Eigen::Matrix3d& y, double* diagonal) {
     // L_w^-1 from I_w's Cholesky factor.
     // Each pivot checked before its root (a NaN would pass std::min).
@@ -67,8 +74,6 @@ inline bool add_stiffness_bound(const Eigen::Matrix3d& inertia, const Eigen::Mat
     const double p22 = inertia(2, 2) - l20 * l20 - l21 * l21;
     if (!(p22 > 0.0)) return false;
     const double l22 = std::sqrt(p22);
-    const double smallest = std::min({l00, l11, l22}), largest = std::max({l00, l11, l22});
-    if (!(smallest > 1e-6 * largest) || !std::isfinite(largest)) return false;
     Eigen::Matrix3d inverse = Eigen::Matrix3d::Zero();
     inverse(0, 0) = 1.0 / l00;
     inverse(1, 1) = 1.0 / l11;
@@ -76,6 +81,8 @@ inline bool add_stiffness_bound(const Eigen::Matrix3d& inertia, const Eigen::Mat
     inverse(1, 0) = -l10 * inverse(0, 0) * inverse(1, 1);
     inverse(2, 1) = -l21 * inverse(1, 1) * inverse(2, 2);
     inverse(2, 0) = -(l20 * inverse(0, 0) + l21 * inverse(1, 0)) * inverse(2, 2);
+    // ||I_w||_2 <= tr(I_w) and ||I_w^-1||_2 = ||L_w^-1||_2^2 <= ||L_w^-1||_F^2.
+    if (!(inertia.trace() * inverse.squaredNorm() <= 1e8)) return false;  // NaN and inf included
     const double shift = stiffness_bound_shift(y);
     for (int r = 0; r < 3; ++r) {
         const Eigen::Vector3d l = inverse.row(r).transpose();

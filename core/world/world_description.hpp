@@ -137,6 +137,11 @@ struct WorldSettings {
     // loads stable at 60 Hz and 30 Hz. false = the rows' directions are
     // taken at the start of the step only (unstable above h ~ 2/omega).
     bool geometric_stiffness = true;
+    // The stiffness stage first bounds how stiff the bodies are
+    // (core/step/stiffness_bound.hpp) and skips the exact computation when
+    // no joint can need stiffness; the step is bitwise the same either way.
+    // false = always the exact computation (tests compare the two).
+    bool stiffness_bound = true;
     // After each step the positions are projected back onto the rigid
     // joints (velocities untouched), so joint errors do not accumulate and
     // their correction does not add energy (core/step/project_positions.cpp):

@@ -129,6 +129,14 @@ TEST(StiffnessBound, RefusesInertiasItCannotVouchFor) {
     EXPECT_FALSE(add_stiffness_bound(Eigen::Vector3d(1.0, -1.0, 1.0).asDiagonal().toDenseMatrix(), y, diagonal));
     EXPECT_FALSE(add_stiffness_bound(Eigen::Vector3d(1.0, 1.0, 1e-14).asDiagonal().toDenseMatrix(), y, diagonal));
     EXPECT_FALSE(add_stiffness_bound(Eigen::Matrix3d::Constant(NAN), y, diagonal));
+    // A thin rod (inertias 1e-12, 1, 1) turned so that its factor's
+    // diagonal is even: conditioning, not the factor's diagonal, refuses it.
+    std::mt19937 rng(3);
+    for (int trial = 0; trial < 10; ++trial) {
+        const Eigen::Matrix3d r = random_rotation(rng);
+        const Eigen::Matrix3d rod = r * Eigen::Vector3d(1e-12, 1.0, 1.0).asDiagonal() * r.transpose();
+        EXPECT_FALSE(add_stiffness_bound(rod, y, diagonal)) << "trial " << trial;
+    }
     EXPECT_EQ(diagonal[0], 0.0);
     EXPECT_EQ(diagonal[1], 0.0);
     EXPECT_EQ(diagonal[2], 0.0);
