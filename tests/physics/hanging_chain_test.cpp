@@ -79,13 +79,8 @@ std::unique_ptr<World> make_chain(double h, const std::string& solver) {
     tip.inertia = diagonal_inertia({it, it, it});
     tip.position = (kLinks * kLinkLength + kTipRadius) * kDown;
     world->add_body(tip);
-    JointDescription joint;
-    joint.name = "tip_joint";
-    joint.type = "spherical";
-    joint.body1 = "link" + std::to_string(kLinks - 1);
-    joint.body2 = "tip";
-    joint.anchor = (kLinks * kLinkLength) * kDown;
-    world->add_joint(joint);
+    world->add_joint(
+        spherical_joint("tip_joint", "link" + std::to_string(kLinks - 1), "tip", (kLinks * kLinkLength) * kDown));
     return world;
 }
 

@@ -117,6 +117,18 @@ inline Q4 multiply(const Q4& a, const Q4& b) {
 
 inline std::array<double, 9> diagonal_inertia(const V3& d) { return {d[0], 0, 0, 0, d[1], 0, 0, 0, d[2]}; }
 
+// A spherical joint between two bodies (or "world") at a world anchor.
+inline JointDescription spherical_joint(const std::string& name, const std::string& body1, const std::string& body2,
+                                        const V3& anchor) {
+    JointDescription joint;
+    joint.name = name;
+    joint.type = "spherical";
+    joint.body1 = body1;
+    joint.body2 = body2;
+    joint.anchor = anchor;
+    return joint;
+}
+
 // A slender rod or capsule of mass m and length l along its body z axis,
 // with radius r: I = m (3 r^2 + l^2) / 12 transversally, m r^2 / 2 axially.
 inline V3 rod_inertia(double m, double l, double r) {

@@ -43,13 +43,8 @@ std::unique_ptr<World> make_chain(double h, int links, double tip_mass, bool sti
         link.inertia = diagonal_inertia({6.667e-6, 8.667e-5, 8.667e-5});
         link.position = {0.1 * i + 0.05, 0.0, 0.0};
         world->add_body(link);
-        JointDescription joint;
-        joint.name = "joint" + std::to_string(i);
-        joint.type = "spherical";
-        joint.body1 = i == 0 ? "world" : "link" + std::to_string(i - 1);
-        joint.body2 = link.name;
-        joint.anchor = {0.1 * i, 0.0, 0.0};
-        world->add_joint(joint);
+        world->add_joint(spherical_joint("joint" + std::to_string(i), i == 0 ? "world" : "link" + std::to_string(i - 1),
+                                         link.name, {0.1 * i, 0.0, 0.0}));
     }
     if (tip_mass > 0.0) {
         BodyDescription tip;
@@ -59,13 +54,8 @@ std::unique_ptr<World> make_chain(double h, int links, double tip_mass, bool sti
         tip.inertia = diagonal_inertia({it, it, it});
         tip.position = {0.1 * links + 0.05, 0.0, 0.0};
         world->add_body(tip);
-        JointDescription joint;
-        joint.name = "tip_joint";
-        joint.type = "spherical";
-        joint.body1 = "link" + std::to_string(links - 1);
-        joint.body2 = "tip";
-        joint.anchor = {0.1 * links, 0.0, 0.0};
-        world->add_joint(joint);
+        world->add_joint(
+            spherical_joint("tip_joint", "link" + std::to_string(links - 1), "tip", {0.1 * links, 0.0, 0.0}));
     }
     return world;
 }

@@ -44,7 +44,9 @@ double exact_omega2(double mass, const Eigen::Matrix3d& inertia, const std::vect
         Eigen::Matrix3d s3 = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() *
                              eigen.eigenvectors().transpose();
         const Eigen::Matrix3d shift = y + 1e-9 * std::abs(y.trace()) * Eigen::Matrix3d::Identity();
-        if (shifted && Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(shift).eigenvalues().minCoeff() >= 0.0) s3 = shift;
+        const bool shift_semidefinite =
+            Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(shift).eigenvalues().minCoeff() >= 0.0;
+        if (shifted && shift_semidefinite) s3 = shift;
         d.bottomRightCorner<3, 3>() += 0.5 * s3;
     }
     const Mat6 l = m.llt().matrixL();
@@ -84,7 +86,8 @@ TEST(StiffnessBound, IsAtLeastTheExactNumberForRandomBodiesAndJoints) {
             if (trial % 2 == 0) {
                 const Eigen::Vector3d u = Eigen::Vector3d(normal(rng), normal(rng), normal(rng)).normalized();
                 const Eigen::Vector3d side = Eigen::Vector3d(normal(rng), normal(rng), normal(rng)) * 0.1;
-                y = (Eigen::Matrix3d::Identity() - u * u.transpose()) + 0.5 * (u * side.transpose() + side * u.transpose());
+                y = (Eigen::Matrix3d::Identity() - u * u.transpose()) +
+                    0.5 * (u * side.transpose() + side * u.transpose());
             } else {
                 const Eigen::Matrix3d b = Eigen::Matrix3d::NullaryExpr([&]() { return normal(rng); });
                 y = 0.5 * (b + b.transpose());
