@@ -57,13 +57,12 @@ inline double stiffness_bound_shift(const Eigen::Matrix3d& y) {
 
 // Adds one joint's share, from its Y, to the bound of a body's X diagonal
 // (3 values) with rotational inertia I_w (world, symmetric). False when
-// I_w is not positive definite, or so badly conditioned that the two
-// computations' rounding could matter (cond(I_w) <= tr(I_w) ||L_w^-1||_F^2
-// above 1e8; a body's inertias rarely span 1e3): the caller then takes
-// the exact path.
+// I_w is not positive definite, or may be so badly conditioned that the
+// two computations' rounding could matter (tr(I_w) ||L_w^-1||_F^2, which
+// is at least cond(I_w), above 1e8; a body's inertias rarely span 1e3):
+// the caller then takes the exact path.
 inline bool add_stiffness_bound(const Eigen::Matrix3d& inertia, const Eigen::Matrix3d& y, double* diagonal) {
-    // L_w^-1 from I_w's Cholesky factor.
-    // Each pivot checked before its root (a NaN would pass std::min).
+    // L_w^-1 from I_w's Cholesky factor, each pivot checked (NaN included).
     if (!(inertia(0, 0) > 0.0)) return false;
     const double l00 = std::sqrt(inertia(0, 0));
     const double l10 = inertia(1, 0) / l00, l20 = inertia(2, 0) / l00;
