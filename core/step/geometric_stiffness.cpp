@@ -188,6 +188,15 @@ bool stiffenable(const WorldModel& model, const Attachment& a) {
     return !g.chain && g.nv <= kMaxNv;
 }
 
+// Whether a joint takes a split (the exact path and the bound decide on
+// the same joints). A joint to the world (or a fixed element) takes none:
+// its force turns with the one body that moves (a pendulum's rod force
+// turns with the rod; damping that would slow every pendulum).
+bool takes_split(const WorldModel& model, const JointRecord& record) {
+    if (record.removed || !movable(model, record.frame1) || !movable(model, record.frame2)) return false;
+    return stiffenable(model, record.frame1) || stiffenable(model, record.frame2);
+}
+
 // How much of the split a joint gets, alpha in [0, 1), from the largest
 // Omega^2 = h^2 omega^2 of its elements' modes (element_stiffness_number).
 // For the stiffest mode, a zigzag whose stiffness is its share of D, the
@@ -202,6 +211,13 @@ bool stiffenable(const WorldModel& model, const Attachment& a) {
 // when a chain's tension jumps (a load caught by it).
 double stiffness_strength(double omega2) { return omega2 > 1.0 ? 1.0 - 1.0 / omega2 : 0.0; }
 
+// Whether a 6 x 6 frame Jacobian is a rigid body's: angular-velocity rows
+// (0, I) (plugin_element.h material_frames; checked, not assumed).
+template <class Jacobian>
+bool rigid_frame(const Jacobian& jf) {
+    return jf.template bottomLeftCorner<3, 3>().isZero(0.0) && jf.template bottomRightCorner<3, 3>().isIdentity(0.0);
+}
+
 // block += scale * J_f^T d J_f and, with `change` (6 values), force +=
 // scale * J_f^T change, for J_f a 6 x nv frame Jacobian; Block, Force and
 // Jacobian are fixed-size for a rigid body (nv = 6), bounded-dynamic else.
@@ -209,13 +225,12 @@ template <class Block, class Force, class Jacobian>
 void add_split(Block&& block, Force&& force, const Jacobian& jf, double scale, const Mat6& d, const double* change) {
     const bool rotation_split = d.topRows<3>().isZero(0.0) && d.leftCols<3>().isZero(0.0);
     const auto jr = jf.template bottomRows<3>();  // the frame's angular-velocity rows
-    // A rigid body's frame: angular-velocity rows (0, I) (plugin_element.h
-    // material_frames; checked, not assumed). J_r^T D_r J_r and J^T change
-    // are then D_r and the change's rotation, placed: the same numbers the
+    // On a rigid body's frame (rigid_frame) J_r^T D_r J_r and J^T change
+    // are D_r and the change's rotation, placed: the same numbers the
     // products give (their other terms are exact zeros).
     bool placed = false;
     if constexpr (Jacobian::ColsAtCompileTime == 6) {
-        placed = rotation_split && jr.template leftCols<3>().isZero(0.0) && jr.template rightCols<3>().isIdentity(0.0);
+        placed = rotation_split && rigid_frame(jf);
     }
     if (placed) {
         block.template bottomRightCorner<3, 3>().noalias() += scale * d.bottomRightCorner<3, 3>();
@@ -369,9 +384,7 @@ bool surely_resolved(const WorldModel& model, StepScratch& s, double h) {
     std::fill(diagonal.begin(), diagonal.end(), 0.0);
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         const JointRecord& record = model.joints[j];
-        // The joints the split loop of add_geometric_stiffness takes.
-        if (record.removed || !movable(model, record.frame1) || !movable(model, record.frame2)) continue;
-        if (!stiffenable(model, record.frame1) && !stiffenable(model, record.frame2)) continue;
+        if (!takes_split(model, record)) continue;
         const auto& out = s.joint_rows[record.group];
         const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
         if (k.isZero(0.0)) continue;
@@ -383,7 +396,7 @@ bool surely_resolved(const WorldModel& model, StepScratch& s, double h) {
             const uint32_t e = attachment.element;
             if (model.element_nv[e] != 6) return false;
             const Eigen::Map<const Mat6> jf(s.frame_jacobian.data() + s.frame_jacobian_offset[2 * j + side]);
-            if (!jf.bottomLeftCorner<3, 3>().isZero(0.0) || !jf.bottomRightCorner<3, 3>().isIdentity(0.0)) return false;
+            if (!rigid_frame(jf)) return false;
             const double* m = s.mass.data() + s.mass_offset[e];
             if (!uncoupled_halves(m)) return false;
             double* x = diagonal.data() + 3 * static_cast<size_t>(e);
@@ -434,12 +447,7 @@ void add_geometric_stiffness(const WorldModel& model, const WorldState& state, S
     for (uint32_t j = 0; j < model.joints.size(); ++j) {
         const JointRecord& record = model.joints[j];
         s.joint_split_active[j] = 0;
-        if (record.removed) continue;
-        // A joint to the world (or a fixed element) takes none: its force
-        // turns with the one body that moves (a pendulum's rod force turns
-        // with the rod; damping that would slow every pendulum).
-        if (!movable(model, record.frame1) || !movable(model, record.frame2)) continue;
-        if (!stiffenable(model, record.frame1) && !stiffenable(model, record.frame2)) continue;
+        if (!takes_split(model, record)) continue;
         const auto& out = s.joint_rows[record.group];
         const Eigen::Map<const Mat12> k(out.stiffness.data() + static_cast<size_t>(record.member) * 144);
         if (k.isZero(0.0)) continue;
