@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/radix_sort.hpp"
+
 namespace pivot::collision {
 
 namespace {
@@ -11,29 +13,6 @@ namespace {
 std::uint64_t body_key(std::int32_t a, std::int32_t b) {
     if (a > b) std::swap(a, b);
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
-}
-
-// Sorts the pairs by (a, b): least significant digit first, 8 bits a pass
-// over the 64-bit key a << 32 | b, passes whose digit is the same for every
-// pair skipped (a few passes for a scene's indices). The same order as
-// std::sort (the keys are distinct) at a fraction of its cost for
-// thousands of pairs.
-void sort_pairs(std::vector<ShapePair>& pairs, std::vector<ShapePair>& scratch) {
-    const auto key = [](const ShapePair& p) { return (static_cast<std::uint64_t>(p.a) << 32) | p.b; };
-    std::uint64_t all_or = 0, all_and = ~std::uint64_t{0};
-    for (const ShapePair& p : pairs) {
-        all_or |= key(p);
-        all_and &= key(p);
-    }
-    scratch.resize(pairs.size());
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (((all_or ^ all_and) >> shift & 0xffu) == 0) continue;  // one digit for all: already in order
-        std::size_t count[257] = {};
-        for (const ShapePair& p : pairs) ++count[(key(p) >> shift & 0xffu) + 1];
-        for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
-        for (const ShapePair& p : pairs) scratch[count[key(p) >> shift & 0xffu]++] = p;
-        pairs.swap(scratch);
-    }
 }
 
 }  // namespace
@@ -79,6 +58,11 @@ bool Broadphase::skip(std::int32_t body_a, std::int32_t body_b) const {
     return !excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), body_key(body_a, body_b));
 }
 
+void Broadphase::add_pair(const std::vector<ShapeInstance>& shapes, std::uint32_t a, std::uint32_t b) {
+    if (skip(shapes[a].shape.body, shapes[b].shape.body)) return;
+    pairs_.push_back({std::min(a, b), std::max(a, b)});
+}
+
 const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInstance>& shapes, double margin) {
     const std::size_t n = shapes.size();
     aabbs_.resize(n);
@@ -98,12 +82,37 @@ const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInst
         sum += centre;
         sum2 += centre.cwiseProduct(centre);
     }
-    Eigen::Index axis = 0;
-    if (!finite_.empty()) {
-        const double count = static_cast<double>(finite_.size());
-        const Vec3 variance = sum2 / count - (sum / count).cwiseProduct(sum / count);
-        variance.maxCoeff(&axis);
+    used_grid_ = method_ == Method::automatic && grid_pairs(shapes);
+    if (!used_grid_) {
+        Eigen::Index axis = 0;
+        if (!finite_.empty()) {
+            const double count = static_cast<double>(finite_.size());
+            const Vec3 variance = sum2 / count - (sum / count).cwiseProduct(sum / count);
+            variance.maxCoeff(&axis);
+        }
+        sweep_pairs(shapes, axis);
     }
+    for (const std::uint32_t p : planes_) {
+        // Only the shapes whose box (grown by the margin) reaches the solid
+        // half-space n.x <= d: the box's lowest point along n,
+        // n.c - |n|.e, is within it. Conservative: a point within the margin
+        // of the plane lies in a box grown by the margin along every axis.
+        const Vec3 normal = (shapes[p].pose.orientation * shapes[p].shape.normal).normalized();
+        const double d = shapes[p].shape.offset + normal.dot(shapes[p].pose.position);
+        for (const std::uint32_t s : finite_) {
+            const Aabb& box = aabbs_[s];
+            const Vec3 c = 0.5 * (box.min + box.max);
+            const Vec3 e = 0.5 * (box.max - box.min);
+            if (normal.dot(c) - normal.cwiseAbs().dot(e) > d) continue;
+            add_pair(shapes, p, s);
+        }
+    }
+    // By (a, b): the same order as std::sort (the keys are distinct).
+    radix_sort(pairs_, pairs_scratch_, [](const ShapePair& p) { return std::uint64_t{p.a} << 32 | p.b; });
+    return pairs_;
+}
+
+void Broadphase::sweep_pairs(const std::vector<ShapeInstance>& shapes, Eigen::Index axis) {
     // Ties broken by index: a total order, so the sweep is deterministic.
     std::sort(finite_.begin(), finite_.end(), [&](std::uint32_t x, std::uint32_t y) {
         const double mx = aabbs_[x].min[axis];
@@ -118,7 +127,6 @@ const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInst
         sorted_[i] = {b.min[axis], b.max[axis], b.min[axis1], b.max[axis1], b.min[axis2], b.max[axis2]};
     }
     for (std::size_t i = 0; i < finite_.size(); ++i) {
-        const std::uint32_t si = finite_[i];
         const SweepBox& bi = sorted_[i];
         const double end = bi.hi;
         for (std::size_t j = i + 1; j < finite_.size(); ++j) {
@@ -128,30 +136,131 @@ const std::vector<ShapePair>& Broadphase::find_pairs(const std::vector<ShapeInst
             // other two axes with & (no early exit): most candidates miss,
             // unpredictably, and a branch per comparison costs more.
             const bool overlap = (bj.lo1 <= bi.hi1) & (bi.lo1 <= bj.hi1) & (bj.lo2 <= bi.hi2) & (bi.lo2 <= bj.hi2);
-            if (!overlap) continue;
-            const std::uint32_t sj = finite_[j];
-            if (skip(shapes[si].shape.body, shapes[sj].shape.body)) continue;
-            pairs_.push_back({std::min(si, sj), std::max(si, sj)});
+            if (overlap) add_pair(shapes, finite_[i], finite_[j]);
         }
     }
-    for (const std::uint32_t p : planes_) {
-        // Only the shapes whose box (grown by the margin) reaches the solid
-        // half-space n.x <= d: the box's lowest point along n,
-        // n.c - |n|.e, is within it. Conservative: a point within the margin
-        // of the plane lies in a box grown by the margin along every axis.
-        const Vec3 normal = (shapes[p].pose.orientation * shapes[p].shape.normal).normalized();
-        const double d = shapes[p].shape.offset + normal.dot(shapes[p].pose.position);
-        for (const std::uint32_t s : finite_) {
-            const Aabb& box = aabbs_[s];
-            const Vec3 c = 0.5 * (box.min + box.max);
-            const Vec3 e = 0.5 * (box.max - box.min);
-            if (normal.dot(c) - normal.cwiseAbs().dot(e) > d) continue;
-            if (skip(shapes[p].shape.body, shapes[s].shape.body)) continue;
-            pairs_.push_back({std::min(p, s), std::max(p, s)});
+}
+
+namespace {
+
+// Whether two boxes overlap, every axis with & (most candidates miss).
+bool boxes_overlap(const Aabb& a, const Aabb& b) {
+    return (a.min.x() <= b.max.x()) & (b.min.x() <= a.max.x()) & (a.min.y() <= b.max.y()) &
+           (b.min.y() <= a.max.y()) & (a.min.z() <= b.max.z()) & (b.min.z() <= a.max.z());
+}
+
+}  // namespace
+
+bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
+    const std::size_t n = finite_.size();
+    if (n < kGridMinimum) return false;
+    // Small boxes: largest extent at most twice the median's.
+    extents_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Aabb& b = aabbs_[finite_[i]];
+        if (!(b.min.allFinite() && b.max.allFinite())) return false;  // the sweep copes (it pairs nothing with NaN)
+        extents_[i] = (b.max - b.min).maxCoeff();
+    }
+    const auto median = extents_.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(extents_.begin(), median, extents_.end());
+    const double limit = 2.0 * *median;
+    large_.clear();
+    double cell = 0.0;
+    Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity());
+    Vec3 high = -low;
+    for (const std::uint32_t s : finite_) {
+        const Aabb& b = aabbs_[s];
+        const double extent = (b.max - b.min).maxCoeff();
+        if (extent > limit) {
+            large_.push_back(s);
+            continue;
+        }
+        cell = std::max(cell, extent);
+        low = low.cwiseMin(b.min);
+        high = high.cwiseMax(b.min);
+    }
+    // Every large shape meets every shape: worth it while they are few.
+    if (16 * large_.size() > n || !(cell > 0.0)) return false;
+    // 0.1 % above the largest small box, so that two overlapping small boxes
+    // lie in the same or adjacent cells despite the rounding of
+    // (min - low) / cell.
+    cell *= 1.001;
+    const double inverse = 1.0 / cell;
+    // The cells over the small boxes' lowest corners, as a dense array: at
+    // most 8 per shape (a pile, a heap, a bucket of gravel fills its box);
+    // shapes spread thinner than that (debris over a whole site) go to the
+    // sweep, which does well when few boxes share a stretch of an axis.
+    const Vec3 span = ((high - low) * inverse).array().floor() + 1.0;
+    const double most = 8.0 * static_cast<double>(n) + 4096.0;
+    if (!(span.x() * span.y() * span.z() <= most)) return false;
+    const auto nx = static_cast<std::uint32_t>(span.x()), ny = static_cast<std::uint32_t>(span.y());
+    const auto cells = static_cast<std::uint32_t>(span.x() * span.y() * span.z());
+    // Each small shape's cell, then the shapes by cell (a counting sort: in
+    // finite_'s order, ascending index, within a cell).
+    grid_entries_.clear();
+    cell_begin_.assign(std::size_t{cells} + 1, 0);
+    for (const std::uint32_t s : finite_) {
+        const Aabb& b = aabbs_[s];
+        if ((b.max - b.min).maxCoeff() > limit) continue;
+        // min(.., span - 1): the rounding of the top corner cannot leave the array.
+        const Vec3 c = ((b.min - low) * inverse).array().floor().min(span.array() - 1.0);
+        const auto index = static_cast<std::uint32_t>(c.x() + span.x() * (c.y() + span.y() * c.z()));
+        grid_entries_.push_back({index, s});
+        ++cell_begin_[index + 1];
+    }
+    for (std::uint32_t c = 0; c < cells; ++c) cell_begin_[c + 1] += cell_begin_[c];
+    const std::size_t m = grid_entries_.size();
+    grid_shapes_.resize(m);
+    grid_boxes_.resize(m);
+    cell_fill_.assign(cell_begin_.begin(), cell_begin_.end() - 1);
+    for (const GridEntry& e : grid_entries_) {
+        const std::uint32_t k = cell_fill_[e.cell]++;
+        grid_shapes_[k] = e.shape;
+        grid_boxes_[k] = aabbs_[e.shape];
+    }
+    // A cell's pairs, then with the 13 neighbours after it in index order
+    // (offsets {dx, dy, dz} with (dz, dy, dx) lexicographically positive):
+    // each pair of shapes in the same or adjacent cells is met once.
+    static constexpr int kForward[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},  {-1, -1, 1},
+                                            {0, -1, 1}, {1, -1, 1}, {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},
+                                            {-1, 1, 1}, {0, 1, 1},  {1, 1, 1}};
+    const auto nz = static_cast<std::uint32_t>(span.z());
+    for (std::uint32_t z = 0, c = 0; z < nz; ++z) {
+        for (std::uint32_t y = 0; y < ny; ++y) {
+            for (std::uint32_t x = 0; x < nx; ++x, ++c) {
+                const std::uint32_t begin = cell_begin_[c], end = cell_begin_[c + 1];
+                if (begin == end) continue;
+                for (std::uint32_t p = begin; p < end; ++p) {
+                    for (std::uint32_t q = p + 1; q < end; ++q) {
+                        if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
+                    }
+                }
+                for (const auto& o : kForward) {
+                    const std::int64_t ox = std::int64_t{x} + o[0], oy = std::int64_t{y} + o[1], oz = std::int64_t{z} + o[2];
+                    if (ox < 0 || ox >= nx || oy < 0 || oy >= ny || oz >= nz) continue;
+                    const auto other = static_cast<std::uint32_t>(ox + nx * (oy + std::int64_t{ny} * oz));
+                    for (std::uint32_t q = cell_begin_[other]; q < cell_begin_[other + 1]; ++q) {
+                        for (std::uint32_t p = begin; p < end; ++p) {
+                            if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) {
+                                add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
-    sort_pairs(pairs_, pairs_scratch_);
-    return pairs_;
+    // The large shapes against every other shape, each pair once.
+    for (std::size_t i = 0; i < large_.size(); ++i) {
+        const Aabb& box = aabbs_[large_[i]];
+        for (std::size_t k = 0; k < m; ++k) {
+            if (boxes_overlap(box, grid_boxes_[k])) add_pair(shapes, large_[i], grid_shapes_[k]);
+        }
+        for (std::size_t j = i + 1; j < large_.size(); ++j) {
+            if (boxes_overlap(box, aabbs_[large_[j]])) add_pair(shapes, large_[i], large_[j]);
+        }
+    }
+    return true;
 }
 
 }  // namespace pivot::collision

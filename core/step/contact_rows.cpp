@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/radix_sort.hpp"
 #include "common/worker_pool.hpp"
 #include "plugin_host/checked_calls.hpp"
 #include "step/step_stages.hpp"
@@ -27,12 +28,6 @@ namespace {
 
 constexpr uint32_t kRows = WorldState::kMaxContactRows;
 constexpr uint32_t kState = WorldState::kMaxContactState;
-
-// Index of `id` in the sorted ids of the last step, or -1.
-long previous_contact(const WorldState& state, uint64_t id) {
-    auto it = std::lower_bound(state.contact_ids.begin(), state.contact_ids.end(), id);
-    return it != state.contact_ids.end() && *it == id ? it - state.contact_ids.begin() : -1;
-}
 
 // The contact frame's tangents: t1 is `preferred` (a cable's tangent) made
 // perpendicular to n when that is well defined, else from the axis least
@@ -163,8 +158,7 @@ void fill_contact_input(const WorldModel& model, const WorldState& state, StepSc
     cp.weight = p.weight;
     cp.effective_radius = effective_radius(s.collision.shape(c.shape_a), s.collision.shape(c.shape_b));
     cp.effective_mass = normal_effective_mass(model, s, p, cp.normal, rhs);
-    const long previous = previous_contact(state, c.id);
-    s.next_contact_ids[i] = c.id;
+    const long previous = s.contact_previous[i];
     double* impulses = s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows;
     double* contact_state = s.next_contact_state.data() + static_cast<size_t>(i) * kState;
     // The contact's impulses and state when the same model built it last
@@ -302,6 +296,29 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
     }
 }
 
+// Each contact's index among the last step's contacts by id (-1 for a new
+// one): this step's ids sorted (s.contact_order, the order commit_state
+// keeps them in) and merged with the last step's, which the state keeps
+// sorted; one pass instead of a binary search per contact. Were two ids
+// equal, both would find the first of that id, as a search would.
+void match_previous_contacts(const WorldState& state, StepScratch& s) {
+    const auto& contacts = s.collision.contacts().contacts;
+    const auto count = static_cast<uint32_t>(s.contact_points.size());
+    s.contact_order.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        s.next_contact_ids[i] = contacts[s.contact_points[i].collision_contact].id;
+        s.contact_order[i] = {s.next_contact_ids[i], i};
+    }
+    radix_sort(s.contact_order, s.contact_order_scratch, [](const StepScratch::ContactOrder& c) { return c.id; });
+    s.contact_previous.resize(count);
+    const std::vector<uint64_t>& last = state.contact_ids;
+    size_t k = 0;
+    for (const StepScratch::ContactOrder& c : s.contact_order) {
+        while (k < last.size() && last[k] < c.id) ++k;
+        s.contact_previous[c.contact] = k < last.size() && last[k] == c.id ? static_cast<long>(k) : -1;
+    }
+}
+
 // The contacts of the last step that no model built again this step (not
 // continued by fill_contact_input), gathered per model for contacts_ended
 // (ABI 1.9), which commit_state calls: a discarded or failed step ends
@@ -329,6 +346,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.contact_coupling.clear();
     s.contact_jacobian.clear();
     s.next_contact_ids.clear();  // the contacts' impulses and state: sized below, never shrunk
+    s.contact_order.clear();
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     if (s.friction_batches.size() < model.friction_instances.size()) {
         s.friction_batches.resize(model.friction_instances.size());
@@ -447,6 +465,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     // in its model's batch first (contact order), then the input of every
     // contact into its own slots, on the pool when there is one.
     s.next_contact_ids.resize(count);
+    match_previous_contacts(state, s);
     // Every contact has kRows impulse and kState state slots (the state's
     // layout), of which the world's friction models use the first
     // slots.rows and slots.state: only those are copied and cleared, the

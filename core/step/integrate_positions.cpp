@@ -62,12 +62,9 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.v.swap(s.v_next);
     state.joint_impulses.swap(s.impulses);
     state.rope_tensions.swap(s.rope_tensions);
-    // Contacts by id, sorted, for the next step's lookups.
+    // Contacts by id, sorted, for the next step's lookups (s.contact_order:
+    // the contact stage sorted them to match them with the last step's).
     const auto contacts = static_cast<uint32_t>(s.next_contact_ids.size());
-    s.contact_order.resize(contacts);
-    for (uint32_t i = 0; i < contacts; ++i) s.contact_order[i] = i;
-    std::sort(s.contact_order.begin(), s.contact_order.end(),
-              [&](uint32_t a, uint32_t b) { return s.next_contact_ids[a] < s.next_contact_ids[b]; });
     constexpr uint32_t kRows = WorldState::kMaxContactRows;
     constexpr uint32_t kState = WorldState::kMaxContactState;
     s.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
@@ -81,7 +78,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
     uint32_t rows = 0, values = 0;
     for (uint32_t k = 0; k < contacts; ++k) {
-        const uint32_t model_index = s.contact_points[s.contact_order[k]].friction;
+        const uint32_t model_index = s.contact_points[s.contact_order[k].contact].friction;
         const pivot_friction_functions& f = model.friction_instances[model_index].plugin().friction;
         state.contact_models[k] = model_index;
         state.contact_row_start[k] = rows;
@@ -94,7 +91,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.contact_impulses.resize(rows);
     state.contact_state.resize(values);
     for (uint32_t k = 0; k < contacts; ++k) {
-        const uint32_t i = s.contact_order[k];
+        const uint32_t i = s.contact_order[k].contact;
         state.contact_ids[k] = s.next_contact_ids[i];
         std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows,
                     state.contact_row_start[k + 1] - state.contact_row_start[k],

@@ -302,7 +302,15 @@ struct StepScratch {
         uint32_t state = 0;
     };
     ContactSlots contact_slots_used;
-    std::vector<uint32_t> contact_order;
+    // This step's contacts sorted by id (the contact stage), and each one's
+    // index among the last step's contacts or -1: the state keeps its
+    // contacts in id order (commit_state), so a merge matches the two.
+    struct ContactOrder {
+        uint64_t id;
+        uint32_t contact;
+    };
+    std::vector<ContactOrder> contact_order, contact_order_scratch;
+    std::vector<long> contact_previous;
 
     // Block projections of the islands whose contacts use a projecting
     // friction model (PIVOT_FRICTION_CAP_PROJECTION): every contact of such an

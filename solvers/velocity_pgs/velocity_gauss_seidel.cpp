@@ -11,6 +11,17 @@ namespace {
 
 using sdk::set_message;
 
+// J_i u over a packed row's two blocks (r: J_a, W_a, J_b, W_b). Six
+// independent partial sums added as a tree: a chain of 12 dependent
+// additions would make each row wait ~12 add latencies for its w_i, and
+// Gauss-Seidel's rows wait on each other through u (measured in
+// docs/benchmarks.md, "Velocity PGS: a row's work in a short chain").
+inline double packed_dot(const double* r, const double* ua, const double* ub) {
+    double s[6];
+    for (uint32_t c = 0; c < 6; ++c) s[c] = r[c] * ua[c] + r[12 + c] * ub[c];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + (s[4] + s[5]);
+}
+
 }  // namespace
 
 Parameters parameters_from(const double* values, uint32_t count) {
@@ -39,8 +50,7 @@ double VelocityGaussSeidel::row_w(const pivot_lcp_problem& p, uint32_t i, const 
         const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
         const double* ua = u_.data() + packed_blocks_[2 * i];
         const double* ub = u_.data() + packed_blocks_[2 * i + 1];
-        for (uint32_t c = 0; c < 6; ++c) s += r[c] * ua[c] + r[12 + c] * ub[c];
-        return s;
+        return s + packed_dot(r, ua, ub);
     }
     for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
         const pivot_row_block& rb = f.row_blocks[e];
@@ -199,7 +209,11 @@ double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
             add_response(i, target - xi);
         }
     };
-    for (uint32_t i = 0; i < block_begin_; ++i) update_row(i);
+    if (packed_) {
+        seen = sweep_packed(p, x, 0, block_begin_, seen);
+    } else {
+        for (uint32_t i = 0; i < block_begin_; ++i) update_row(i);
+    }
     for (uint32_t k = 0; k < p.block_count; ++k) {
         const uint32_t begin = p.block_first_row[k];
         const uint32_t end = p.block_first_row[k + 1];
@@ -214,7 +228,40 @@ double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
             if (x[i] != before_[i]) add_response(i, x[i] - before_[i]);
         }
     }
+    if (packed_) return sweep_packed(p, x, block_end_, p.n, seen);
     for (uint32_t i = block_end_; i < p.n; ++i) update_row(i);
+    return seen;
+}
+
+double VelocityGaussSeidel::sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t begin, uint32_t end,
+                                         double seen) {
+    // update_row() of sweep() with row_w() and add_response() on the packed
+    // rows written out: the same arithmetic in the same order, no branch on
+    // the layout and no call per row.
+    const double* diagonal = f_->diagonal;
+    const double* inverse_diagonal = inverse_diagonal_.data();
+    const uint32_t* blocks = packed_blocks_.data();
+    double* u = u_.data();
+    for (uint32_t i = begin; i < end; ++i) {
+        double lower = 0.0, upper = 0.0;
+        sdk::row_bounds(p, x, i, lower, upper);
+        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
+        double* ua = u + blocks[2 * i];
+        double* ub = u + blocks[2 * i + 1];
+        const double xi = x[i];
+        const double wi = p.b[i] + diagonal[i] * xi + packed_dot(r, ua, ub);
+        const double natural = std::abs(xi - std::min(upper, std::max(lower, xi - wi)));
+        if (!(natural <= seen)) seen = natural;  // NaN included
+        const double target = std::min(upper, std::max(lower, xi - wi * inverse_diagonal[i]));
+        if (target != xi) {
+            x[i] = target;
+            const double delta = target - xi;
+            for (uint32_t c = 0; c < 6; ++c) {
+                ua[c] += r[6 + c] * delta;
+                ub[c] += r[18 + c] * delta;
+            }
+        }
+    }
     return seen;
 }
 

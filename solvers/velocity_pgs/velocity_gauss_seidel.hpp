@@ -75,6 +75,9 @@ private:
     // One sweep; returns the largest natural map of the box rows as the
     // sweep met them (an estimate of the residual, exact at convergence).
     double sweep(const pivot_lcp_problem& p, double* x);
+    // The box rows begin..end of a sweep on the packed layout; returns the
+    // larger of seen and their natural maps.
+    double sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t begin, uint32_t end, double seen);
     // The rows in the packed layout (below), when every block is a rigid
     // body's.
     bool pack(const pivot_lcp_problem& p);

@@ -95,6 +95,119 @@ TEST(Broadphase, PlanesSameBodyExclusionsAndFilter) {
     EXPECT_EQ(pairs, filtered);
 }
 
+// Every pair of shapes of different bodies whose boxes overlap, in order.
+std::vector<ShapePair> brute_force(const std::vector<ShapeInstance>& shapes, double margin) {
+    std::vector<ShapePair> out;
+    for (std::uint32_t i = 0; i < shapes.size(); ++i) {
+        for (std::uint32_t j = i + 1; j < shapes.size(); ++j) {
+            if (shapes[i].shape.body == shapes[j].shape.body) continue;
+            if (compute_aabb(shapes[i], margin).overlaps(compute_aabb(shapes[j], margin))) out.push_back({i, j});
+        }
+    }
+    return out;
+}
+
+// The harness's S3 pile: 1000 spheres (r = 5 cm) packed in a 1 m box with
+// four static walls, jittered so that neighbours overlap, touch or miss.
+std::vector<ShapeInstance> sphere_pile(unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> jitter(-0.004, 0.004);
+    std::vector<ShapeInstance> out;
+    const auto add = [&](Shape s, std::int32_t body, const Vec3& p) {
+        s.body = body;
+        out.push_back(test::place(s, p, Quat::Identity(), static_cast<std::uint32_t>(out.size())));
+    };
+    for (int i = 0; i < 1000; ++i) {
+        const Vec3 p((i % 10 - 4.5) * 0.098, (i / 10 % 10 - 4.5) * 0.098, 0.05 + (i / 100) * 0.098);
+        add(Shape::sphere(0.05), i, p + Vec3(jitter(gen), jitter(gen), jitter(gen)));
+    }
+    add(Shape::box(Vec3(0.1, 1.2, 2.0)), kStaticBody, Vec3(0.55, 0, 1));
+    add(Shape::box(Vec3(0.1, 1.2, 2.0)), kStaticBody, Vec3(-0.55, 0, 1));
+    add(Shape::box(Vec3(1.2, 0.1, 2.0)), kStaticBody, Vec3(0, 0.55, 1));
+    add(Shape::box(Vec3(1.2, 0.1, 2.0)), kStaticBody, Vec3(0, -0.55, 1));
+    return out;
+}
+
+TEST(Broadphase, GridFindsThePairsOfASpherePile) {
+    // The grid (1000 similar spheres, 4 large walls) gives exactly the
+    // overlapping pairs, as the sweep does.
+    const auto shapes = sphere_pile(7);
+    const double margin = 0.002;
+    Broadphase grid;
+    const std::vector<ShapePair> by_grid = grid.find_pairs(shapes, margin);
+    EXPECT_TRUE(grid.used_grid());
+    const auto expected = brute_force(shapes, margin);
+    EXPECT_GT(expected.size(), 3000u);  // ~6 neighbours a sphere and the walls: not vacuous
+    EXPECT_EQ(by_grid, expected);
+    Broadphase sweep;
+    sweep.set_method(Broadphase::Method::sweep);
+    EXPECT_EQ(sweep.find_pairs(shapes, margin), expected);
+    EXPECT_FALSE(sweep.used_grid());
+}
+
+TEST(Broadphase, GridFindsTouchingBoxesAcrossCells) {
+    // Unit cubes exactly touching on a lattice (closed boxes: every face,
+    // edge and corner neighbour is a pair, 26 for an inner cube), far from
+    // the origin so that the cells' rounding is at stake; and rotated boxes
+    // of mixed sizes with a few large ones.
+    for (const double offset : {0.0, 1.0e6 + 0.37}) {
+        std::vector<ShapeInstance> shapes;
+        for (int i = 0; i < 216; ++i) {
+            Shape s = Shape::box(Vec3(1, 1, 1));
+            s.body = i;
+            const Vec3 p(offset + i % 6, offset + i / 6 % 6, offset + i / 36);
+            shapes.push_back(test::place(s, p, Quat::Identity(), static_cast<std::uint32_t>(i)));
+        }
+        Broadphase bp;
+        const auto& pairs = bp.find_pairs(shapes, 0.0);
+        EXPECT_TRUE(bp.used_grid());
+        const auto expected = brute_force(shapes, 0.0);
+        // 3 * 6*6*5 faces + 6 * 6*5*5 edges + 4 * 5*5*5 corners.
+        EXPECT_EQ(expected.size(), 540u + 900u + 500u) << "offset " << offset;
+        EXPECT_EQ(pairs, expected) << "offset " << offset;
+    }
+    for (const unsigned seed : {1u, 2u, 3u}) {
+        auto shapes = random_boxes(1000, seed);
+        for (std::size_t i = 0; i < 40; ++i) {  // one in 25 large: still the grid
+            shapes[i * 25].shape.size = Vec3(8.0, 0.5, 3.0);
+        }
+        Broadphase bp;
+        const auto& pairs = bp.find_pairs(shapes, 0.05);
+        EXPECT_TRUE(bp.used_grid()) << "seed " << seed;
+        EXPECT_EQ(pairs, brute_force(shapes, 0.05)) << "seed " << seed;
+    }
+}
+
+TEST(Broadphase, GridGivesWayToTheSweep) {
+    // Where the grid would not pay or cannot hold the shapes, the sweep
+    // answers, with the same pairs: too few shapes, too many large ones,
+    // shapes spread over more than 2^21 cells, a non-finite box.
+    const auto check = [](const std::vector<ShapeInstance>& shapes, const char* what) {
+        Broadphase bp;
+        const auto& pairs = bp.find_pairs(shapes, 0.05);
+        EXPECT_FALSE(bp.used_grid()) << what;
+        std::vector<ShapeInstance> finite;
+        for (const ShapeInstance& s : shapes) {
+            if (s.pose.position.allFinite()) finite.push_back(s);
+        }
+        std::vector<ShapePair> expected;
+        for (const ShapePair& p : brute_force(finite, 0.05)) {
+            expected.push_back({finite[p.a].index, finite[p.b].index});
+        }
+        EXPECT_EQ(pairs, expected) << what;
+    };
+    check(random_boxes(Broadphase::kGridMinimum - 1, 4), "too few");
+    auto many_large = random_boxes(400, 5);
+    for (std::size_t i = 0; i < 100; ++i) many_large[i * 4].shape.size = Vec3(9.0, 9.0, 9.0);
+    check(many_large, "many large");
+    auto spread = random_boxes(400, 6);
+    for (std::size_t i = 0; i < 200; ++i) spread[i].pose.position.x() += 1.0e9;
+    check(spread, "spread");
+    auto with_nan = random_boxes(400, 7);
+    with_nan[17].pose.position.y() = std::nan("");
+    check(with_nan, "NaN");
+}
+
 TEST(CollisionWorld, BoxesOnPlaneEndToEnd) {
     CollisionWorld world;
     world.add_shape(Shape::plane(Vec3::UnitZ(), 0.0));
