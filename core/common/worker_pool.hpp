@@ -9,6 +9,19 @@
 // instance per worker, results written per index and combined afterwards
 // in index order), which keeps a world's steps bitwise the same whatever
 // the thread count. No allocation per run.
+//
+// Waiting: a step makes several runs a few hundred microseconds apart, and
+// waking a thread asleep on a condition variable costs tens of
+// microseconds, more in a virtual machine, whose idle vCPU halts (measured
+// in docs/benchmarks.md, "A pool that does not wait for its threads"). So
+//  - a run ends when its tasks are done, not when every pool thread has
+//    looked at it: a thread that wakes late finds the tasks taken and
+//    sleeps again, and the calling thread, which takes tasks too, never
+//    waits for a thread's wake-up;
+//  - the next task's index carries the run's generation, so a thread late
+//    for one run can never take a task of the next;
+//  - pool threads spin for kSpinSeconds after a run before sleeping, and
+//    the calling thread spins as long for the last task before sleeping.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -36,6 +49,7 @@ public:
     // The threads a pool of `requested` has: `requested`, or for 0 the
     // machine's hardware threads, at most 4.
     static uint32_t threads_for(uint32_t requested);
+    static constexpr double kSpinSeconds = 50e-6;
 
     // body(worker, begin, end) over [0, count) in chunks of `chunk` items,
     // on `pool` when given (else the calling thread, worker 0). For loops
@@ -62,18 +76,21 @@ public:
 
 private:
     void work(uint32_t worker);
-    void drain(uint32_t worker);
+    // Tasks of run `generation` while there are any.
+    void drain(uint32_t worker, uint64_t generation, Task task, void* context, uint32_t count);
 
     std::vector<std::thread> threads_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    uint64_t generation_ = 0;  // a new run
+    // The run: written under mutex_, the generation last (atomic, so that a
+    // spinning thread may watch it).
+    std::atomic<uint64_t> generation_{0};
     bool stopping_ = false;
     Task task_ = nullptr;
     void* context_ = nullptr;
     uint32_t count_ = 0;
-    std::atomic<uint32_t> next_{0};
-    uint32_t busy_ = 0;  // pool threads still in the current run
+    std::atomic<uint64_t> next_{0};      // (generation mod 2^32) << 32 | the next task's index
+    std::atomic<uint32_t> finished_{0};  // tasks of the run done
 };
 
 }  // namespace pivot
