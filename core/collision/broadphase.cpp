@@ -232,11 +232,14 @@ bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
                 if (begin == end) continue;
                 for (std::uint32_t p = begin; p < end; ++p) {
                     for (std::uint32_t q = p + 1; q < end; ++q) {
-                        if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
+                        if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) {
+                            add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
+                        }
                     }
                 }
                 for (const auto& o : kForward) {
-                    const std::int64_t ox = std::int64_t{x} + o[0], oy = std::int64_t{y} + o[1], oz = std::int64_t{z} + o[2];
+                    const std::int64_t ox = std::int64_t{x} + o[0], oy = std::int64_t{y} + o[1];
+                    const std::int64_t oz = std::int64_t{z} + o[2];
                     if (ox < 0 || ox >= nx || oy < 0 || oy >= ny || oz >= nz) continue;
                     const auto other = static_cast<std::uint32_t>(ox + nx * (oy + std::int64_t{ny} * oz));
                     for (std::uint32_t q = cell_begin_[other]; q < cell_begin_[other + 1]; ++q) {

@@ -22,8 +22,8 @@ void cpu_relax() {
 template <class Done>
 bool spin_until(Done done) {
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point end =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(WorkerPool::kSpinSeconds));
+    const std::chrono::duration<double> spin(WorkerPool::kSpinSeconds);
+    const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(spin);
     for (;;) {
         for (int k = 0; k < 64; ++k) {
             if (done()) return true;

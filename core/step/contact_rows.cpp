@@ -511,8 +511,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     if (s.worker_rhs.size() < workers) s.worker_rhs.resize(workers);
     // At least 128 bytes each: two workers' rhs of a rigid body (48 bytes)
     // never share a cache line, which the two cores would pass back and
-    // forth at every contact (the stage ran 1.5 times slower on two threads
-    // than on one).
+    // forth at every contact.
     for (uint32_t w = 0; w < workers; ++w) s.worker_rhs[w].resize(std::max<size_t>(s.block_rhs.size(), 16));
     WorkerPool::for_chunks(shared, count, kContactChunk, [&](uint32_t worker, uint32_t begin, uint32_t end) {
         for (uint32_t i = begin; i < end; ++i) fill_contact_input(model, state, s, i, slots, s.worker_rhs[worker].data());

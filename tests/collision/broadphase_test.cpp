@@ -147,9 +147,9 @@ TEST(Broadphase, GridFindsThePairsOfASpherePile) {
 
 TEST(Broadphase, GridFindsTouchingBoxesAcrossCells) {
     // Unit cubes exactly touching on a lattice (closed boxes: every face,
-    // edge and corner neighbour is a pair, 26 for an inner cube), far from
-    // the origin so that the cells' rounding is at stake; and rotated boxes
-    // of mixed sizes with a few large ones.
+    // edge and corner neighbour is a pair, 26 for an inner cube), at the
+    // origin and a million metres from it (where the cells' arithmetic
+    // rounds); and rotated boxes of mixed sizes with a few large ones.
     for (const double offset : {0.0, 1.0e6 + 0.37}) {
         std::vector<ShapeInstance> shapes;
         for (int i = 0; i < 216; ++i) {
@@ -181,7 +181,7 @@ TEST(Broadphase, GridFindsTouchingBoxesAcrossCells) {
 TEST(Broadphase, GridGivesWayToTheSweep) {
     // Where the grid would not pay or cannot hold the shapes, the sweep
     // answers, with the same pairs: too few shapes, too many large ones,
-    // shapes spread over more than 2^21 cells, a non-finite box.
+    // shapes spread thinly (more than 8 cells a shape), a non-finite box.
     const auto check = [](const std::vector<ShapeInstance>& shapes, const char* what) {
         Broadphase bp;
         const auto& pairs = bp.find_pairs(shapes, 0.05);
