@@ -141,16 +141,6 @@ void Broadphase::sweep_pairs(const std::vector<ShapeInstance>& shapes, Eigen::In
     }
 }
 
-namespace {
-
-// Whether two boxes overlap, every axis with & (most candidates miss).
-bool boxes_overlap(const Aabb& a, const Aabb& b) {
-    return (a.min.x() <= b.max.x()) & (b.min.x() <= a.max.x()) & (a.min.y() <= b.max.y()) &
-           (b.min.y() <= a.max.y()) & (a.min.z() <= b.max.z()) & (b.min.z() <= a.max.z());
-}
-
-}  // namespace
-
 bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
     const std::size_t n = finite_.size();
     if (n < kGridMinimum) return false;
@@ -232,7 +222,7 @@ bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
                 if (begin == end) continue;
                 for (std::uint32_t p = begin; p < end; ++p) {
                     for (std::uint32_t q = p + 1; q < end; ++q) {
-                        if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) {
+                        if (grid_boxes_[p].overlaps(grid_boxes_[q])) {
                             add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
                         }
                     }
@@ -244,7 +234,7 @@ bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
                     const auto other = static_cast<std::uint32_t>(ox + nx * (oy + std::int64_t{ny} * oz));
                     for (std::uint32_t q = cell_begin_[other]; q < cell_begin_[other + 1]; ++q) {
                         for (std::uint32_t p = begin; p < end; ++p) {
-                            if (boxes_overlap(grid_boxes_[p], grid_boxes_[q])) {
+                            if (grid_boxes_[p].overlaps(grid_boxes_[q])) {
                                 add_pair(shapes, grid_shapes_[p], grid_shapes_[q]);
                             }
                         }
@@ -257,10 +247,10 @@ bool Broadphase::grid_pairs(const std::vector<ShapeInstance>& shapes) {
     for (std::size_t i = 0; i < large_.size(); ++i) {
         const Aabb& box = aabbs_[large_[i]];
         for (std::size_t k = 0; k < m; ++k) {
-            if (boxes_overlap(box, grid_boxes_[k])) add_pair(shapes, large_[i], grid_shapes_[k]);
+            if (box.overlaps(grid_boxes_[k])) add_pair(shapes, large_[i], grid_shapes_[k]);
         }
         for (std::size_t j = i + 1; j < large_.size(); ++j) {
-            if (boxes_overlap(box, aabbs_[large_[j]])) add_pair(shapes, large_[i], large_[j]);
+            if (box.overlaps(aabbs_[large_[j]])) add_pair(shapes, large_[i], large_[j]);
         }
     }
     return true;

@@ -35,8 +35,11 @@ namespace pivot::collision {
 struct Aabb {
     Vec3 min = Vec3::Zero();
     Vec3 max = Vec3::Zero();
+    // Every axis with & (no early exit): most broadphase candidates miss,
+    // unpredictably, and a branch per comparison costs more.
     bool overlaps(const Aabb& o) const {
-        return (min.array() <= o.max.array()).all() && (o.min.array() <= max.array()).all();
+        return (min.x() <= o.max.x()) & (o.min.x() <= max.x()) & (min.y() <= o.max.y()) & (o.min.y() <= max.y()) &
+               (min.z() <= o.max.z()) & (o.min.z() <= max.z());
     }
 };
 

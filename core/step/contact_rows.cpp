@@ -304,8 +304,7 @@ void match_previous_contacts(const WorldState& state, StepScratch& s) {
     const auto count = static_cast<uint32_t>(s.contact_points.size());
     s.contact_order.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
-        s.next_contact_ids[i] = contacts[s.contact_points[i].collision_contact].id;
-        s.contact_order[i] = {s.next_contact_ids[i], i};
+        s.contact_order[i] = {contacts[s.contact_points[i].collision_contact].id, i};
     }
     radix_sort(s.contact_order, s.contact_order_scratch, [](const StepScratch::ContactOrder& c) { return c.id; });
     s.contact_previous.resize(count);
@@ -343,8 +342,7 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     s.contact_points.clear();
     s.contact_coupling.clear();
     s.contact_jacobian.clear();
-    s.next_contact_ids.clear();  // the contacts' impulses and state: sized below, never shrunk
-    s.contact_order.clear();
+    s.contact_order.clear();  // the step's contacts for commit_state: none until matched below
     for (auto& g : s.group_contact_points) g.points.clear(), g.owner.clear();
     if (s.friction_batches.size() < model.friction_instances.size()) {
         s.friction_batches.resize(model.friction_instances.size());
@@ -462,7 +460,6 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
     // The friction models' input, grouped by instance: each contact's place
     // in its model's batch first (contact order), then the input of every
     // contact into its own slots, on the pool when there is one.
-    s.next_contact_ids.resize(count);
     match_previous_contacts(state, s);
     // Every contact has kRows impulse and kState state slots (the state's
     // layout), of which the world's friction models use the first

@@ -64,7 +64,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.rope_tensions.swap(s.rope_tensions);
     // Contacts by id, sorted, for the next step's lookups (s.contact_order:
     // the contact stage sorted them to match them with the last step's).
-    const auto contacts = static_cast<uint32_t>(s.next_contact_ids.size());
+    const auto contacts = static_cast<uint32_t>(s.contact_order.size());
     constexpr uint32_t kRows = WorldState::kMaxContactRows;
     constexpr uint32_t kState = WorldState::kMaxContactState;
     s.contact_linear_impulses.resize(3 * static_cast<size_t>(contacts));
@@ -92,7 +92,7 @@ void commit_state(const WorldModel& model, WorldState& state, StepScratch& s) {
     state.contact_state.resize(values);
     for (uint32_t k = 0; k < contacts; ++k) {
         const uint32_t i = s.contact_order[k].contact;
-        state.contact_ids[k] = s.next_contact_ids[i];
+        state.contact_ids[k] = s.contact_order[k].id;
         std::copy_n(s.next_contact_impulses.data() + static_cast<size_t>(i) * kRows,
                     state.contact_row_start[k + 1] - state.contact_row_start[k],
                     state.contact_impulses.data() + state.contact_row_start[k]);

@@ -283,8 +283,8 @@ struct StepScratch {
     std::vector<double> contact_twists_start;  // the same at the step's start velocity v
     std::vector<int32_t> body_of_element;   // body index of each element (for reports), or -1
     std::vector<int32_t> cable_of_element;  // cable index of each element (for reports), or -1
-    // Next step's warm start and friction state, by contact id (sorted at the end of the step).
-    std::vector<uint64_t> next_contact_ids;
+    // Next step's warm start and friction state, per contact (kept by id
+    // at the end of the step; the ids are contact_order's).
     std::vector<double> next_contact_impulses;
     std::vector<double> next_contact_state;
     // Per contact of the last step (WorldState::contact_ids): 1 when its
