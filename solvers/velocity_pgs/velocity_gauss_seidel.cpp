@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include <pivot/solver_support.hpp>
 
@@ -11,15 +13,41 @@ namespace {
 
 using sdk::set_message;
 
-// J_i u over a packed row's two blocks (r: J_a, W_a, J_b, W_b). Six
-// independent partial sums added as a tree: a chain of 12 dependent
-// additions would make each row wait ~12 add latencies for its w_i, and
-// Gauss-Seidel's rows wait on each other through u (measured in
-// docs/benchmarks.md, "Velocity PGS: a row's work in a short chain").
+// Two doubles in one register (SSE2 on x86-64, NEON on arm64; GCC and
+// Clang vector extensions): a row's 12 products and 12 updates as 6 vector
+// operations each instead of 12 scalar ones. Once the lanes of a unit
+// overlap their chains (schedule()), the scalar sweep is bound by the
+// floating-point units' throughput; on one lane the pairs gain nothing,
+// the chain's latency bounds it (docs/benchmarks.md).
+typedef double Pair __attribute__((vector_size(16)));
+
+inline Pair load(const double* p) {
+    Pair v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+inline void store(double* p, Pair v) { std::memcpy(p, &v, sizeof v); }
+
+// J_i u over a packed row's two blocks (r: J_a, W_a, J_b, W_b): three
+// independent pairs of partial sums, added as a tree (a chain of 12
+// dependent additions would make each row wait ~12 add latencies for its
+// w_i, and Gauss-Seidel's rows wait on each other through u).
 inline double packed_dot(const double* r, const double* ua, const double* ub) {
-    double s[6];
-    for (uint32_t c = 0; c < 6; ++c) s[c] = r[c] * ua[c] + r[12 + c] * ub[c];
-    return ((s[0] + s[1]) + (s[2] + s[3])) + (s[4] + s[5]);
+    const Pair s01 = load(r) * load(ua) + load(r + 12) * load(ub);
+    const Pair s23 = load(r + 2) * load(ua + 2) + load(r + 14) * load(ub + 2);
+    const Pair s45 = load(r + 4) * load(ua + 4) + load(r + 16) * load(ub + 4);
+    const Pair s = (s01 + s23) + s45;
+    return s[0] + s[1];
+}
+
+// u_a += W_a delta, u_b += W_b delta.
+inline void packed_update(const double* r, double* ua, double* ub, double delta) {
+    const Pair d = {delta, delta};
+    for (uint32_t c = 0; c < 6; c += 2) {
+        store(ua + c, load(ua + c) + load(r + 6 + c) * d);
+        store(ub + c, load(ub + c) + load(r + 18 + c) * d);
+    }
 }
 
 }  // namespace
@@ -31,6 +59,7 @@ Parameters parameters_from(const double* values, uint32_t count) {
     if (count > 2) p.relaxation = values[2];
     if (count > 3) p.time_budget = values[3];
     if (count > 4) p.check_interval = std::max<uint32_t>(1, static_cast<uint32_t>(values[4]));
+    if (count > 5) p.interleave = std::clamp<uint32_t>(static_cast<uint32_t>(values[5]), 1, kMostInterleaved);
     return p;
 }
 
@@ -41,15 +70,22 @@ void VelocityGaussSeidel::reserve(uint32_t n, uint32_t /*nnz: A is never formed*
     before_.reserve(n);
     packed_rows_.reserve(24 * static_cast<size_t>(n));
     packed_blocks_.reserve(2 * static_cast<size_t>(n));
+    row_blocks_.reserve(2 * static_cast<size_t>(n));
+    slot_row_.reserve(n);
+    row_slot_.reserve(n);
+    groups_.reserve(n);
+    group_taken_.reserve(n);
+    units_.reserve(n);
 }
 
 double VelocityGaussSeidel::row_w(const pivot_lcp_problem& p, uint32_t i, const double* x) const {
     const pivot_factored_problem& f = *f_;
     double s = p.b[i] + f.diagonal[i] * x[i];
     if (packed_) {
-        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
-        const double* ua = u_.data() + packed_blocks_[2 * i];
-        const double* ub = u_.data() + packed_blocks_[2 * i + 1];
+        const uint32_t k = row_slot_[i];
+        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(k);
+        const double* ua = u_.data() + packed_blocks_[2 * k];
+        const double* ub = u_.data() + packed_blocks_[2 * k + 1];
         return s + packed_dot(r, ua, ub);
     }
     for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
@@ -64,13 +100,9 @@ double VelocityGaussSeidel::row_w(const pivot_lcp_problem& p, uint32_t i, const 
 void VelocityGaussSeidel::add_response(uint32_t i, double delta) {
     const pivot_factored_problem& f = *f_;
     if (packed_) {
-        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
-        double* ua = u_.data() + packed_blocks_[2 * i];
-        double* ub = u_.data() + packed_blocks_[2 * i + 1];
-        for (uint32_t c = 0; c < 6; ++c) {
-            ua[c] += r[6 + c] * delta;
-            ub[c] += r[18 + c] * delta;
-        }
+        const uint32_t k = row_slot_[i];
+        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(k);
+        packed_update(r, u_.data() + packed_blocks_[2 * k], u_.data() + packed_blocks_[2 * k + 1], delta);
         return;
     }
     for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
@@ -177,18 +209,103 @@ bool VelocityGaussSeidel::pack(const pivot_lcp_problem& p) {
             }
         }
     }
-    packed_rows_.assign(24 * static_cast<size_t>(p.n), 0.0);
-    packed_blocks_.assign(2 * static_cast<size_t>(p.n), f.block_start[f.block_count]);
+    // Each row's blocks, then the order of the sweep (schedule()), then the
+    // rows' values in that order.
+    const uint32_t zero = f.block_start[f.block_count];
+    row_blocks_.assign(2 * static_cast<size_t>(p.n), zero);
     for (uint32_t i = 0; i < p.n; ++i) {
-        double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
+        for (uint32_t e = f.row_block_start[i], side = 0; e < f.row_block_start[i + 1]; ++e, ++side) {
+            row_blocks_[2 * i + side] = f.block_start[f.row_blocks[e].block];
+        }
+    }
+    slot_row_.resize(p.n);
+    row_slot_.resize(p.n);
+    units_.clear();
+    for (uint32_t i = block_begin_; i < block_end_; ++i) slot_row_[i] = i;
+    schedule(p, 0, block_begin_, zero);
+    units_split_ = static_cast<uint32_t>(units_.size());
+    schedule(p, block_end_, p.n, zero);
+    packed_rows_.assign(24 * static_cast<size_t>(p.n), 0.0);
+    packed_blocks_.resize(2 * static_cast<size_t>(p.n));
+    for (uint32_t k = 0; k < p.n; ++k) {
+        const uint32_t i = slot_row_[k];
+        row_slot_[i] = k;
+        double* r = packed_rows_.data() + 24 * static_cast<size_t>(k);
         for (uint32_t e = f.row_block_start[i], side = 0; e < f.row_block_start[i + 1]; ++e, ++side) {
             const pivot_row_block& rb = f.row_blocks[e];
             std::copy(f.jacobian + rb.jacobian_offset, f.jacobian + rb.jacobian_offset + 6, r + 12 * side);
             std::copy(f.response + rb.response_offset, f.response + rb.response_offset + 6, r + 12 * side + 6);
-            packed_blocks_[2 * i + side] = f.block_start[rb.block];
         }
+        packed_blocks_[2 * k] = row_blocks_[2 * i];
+        packed_blocks_[2 * k + 1] = row_blocks_[2 * i + 1];
     }
     return true;
+}
+
+void VelocityGaussSeidel::schedule(const pivot_lcp_problem& p, uint32_t begin, uint32_t end, uint32_t zero) {
+    // Groups: runs of rows on the same blocks (a contact's normal and
+    // friction rows, or several contacts between the same two bodies). A
+    // group may share a unit only when its rows' friction indices point to
+    // earlier rows of the group itself (a contact's normal row).
+    groups_.clear();
+    for (uint32_t i = begin; i < end;) {
+        Group g{i, 0, true};
+        const auto same_blocks = [&](uint32_t r) {
+            return row_blocks_[2 * r] == row_blocks_[2 * i] && row_blocks_[2 * r + 1] == row_blocks_[2 * i + 1];
+        };
+        for (uint32_t r = i; r < end && same_blocks(r); ++r, ++g.count) {
+            const int32_t j = p.findex != nullptr ? p.findex[r] : -1;
+            if (j >= 0 && !(static_cast<uint32_t>(j) >= i && static_cast<uint32_t>(j) < r)) g.shares = false;
+        }
+        groups_.push_back(g);
+        i += g.count;
+    }
+    // Units: each group not yet taken, with the first later groups (within
+    // kLookahead) that share no block with it or with each other, up to
+    // `interleave` groups. The zero block of rows on one block never
+    // changes (their W_b is 0), so it is shared by no one.
+    const auto independent = [&](const Group& g, const Group& h) {
+        for (uint32_t side = 0; side < 2; ++side) {
+            const uint32_t block = row_blocks_[2 * g.first + side];
+            if (block != zero && (block == row_blocks_[2 * h.first] || block == row_blocks_[2 * h.first + 1])) {
+                return false;
+            }
+        }
+        return true;
+    };
+    group_taken_.assign(groups_.size(), 0);
+    const auto group_count = static_cast<uint32_t>(groups_.size());
+    uint32_t slot = begin;
+    for (uint32_t gi = 0; gi < group_count; ++gi) {
+        if (group_taken_[gi]) continue;
+        uint32_t lane[kMostInterleaved] = {gi};
+        uint32_t lanes = 1;
+        if (groups_[gi].shares) {
+            const uint32_t last = std::min(group_count, gi + 1 + kLookahead);
+            for (uint32_t hi = gi + 1; hi < last && lanes < parameters_.interleave; ++hi) {
+                if (group_taken_[hi] || !groups_[hi].shares) continue;
+                bool free = true;
+                for (uint32_t l = 0; l < lanes && free; ++l) free = independent(groups_[lane[l]], groups_[hi]);
+                if (free) lane[lanes++] = hi;
+            }
+        }
+        // The groups' first rows in lockstep, lane by lane, then the rest
+        // of each group in turn.
+        uint32_t lockstep = lanes > 1 ? groups_[gi].count : 0, rows = 0;
+        for (uint32_t l = 0; l < lanes; ++l) {
+            group_taken_[lane[l]] = 1;
+            lockstep = std::min(lockstep, groups_[lane[l]].count);
+            rows += groups_[lane[l]].count;
+        }
+        for (uint32_t k = 0; k < lockstep; ++k) {
+            for (uint32_t l = 0; l < lanes; ++l) slot_row_[slot++] = groups_[lane[l]].first + k;
+        }
+        for (uint32_t l = 0; l < lanes; ++l) {
+            const Group& g = groups_[lane[l]];
+            for (uint32_t k = lockstep; k < g.count; ++k) slot_row_[slot++] = g.first + k;
+        }
+        units_.push_back({lanes, lockstep, rows - lanes * lockstep});
+    }
 }
 
 double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
@@ -210,7 +327,7 @@ double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
         }
     };
     if (packed_) {
-        seen = sweep_packed(p, x, 0, block_begin_, seen);
+        seen = sweep_packed(p, x, 0, 0, units_split_, seen);
     } else {
         for (uint32_t i = 0; i < block_begin_; ++i) update_row(i);
     }
@@ -228,38 +345,59 @@ double VelocityGaussSeidel::sweep(const pivot_lcp_problem& p, double* x) {
             if (x[i] != before_[i]) add_response(i, x[i] - before_[i]);
         }
     }
-    if (packed_) return sweep_packed(p, x, block_end_, p.n, seen);
+    if (packed_) return sweep_packed(p, x, block_end_, units_split_, static_cast<uint32_t>(units_.size()), seen);
     for (uint32_t i = block_end_; i < p.n; ++i) update_row(i);
     return seen;
 }
 
-double VelocityGaussSeidel::sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t begin, uint32_t end,
-                                         double seen) {
+double VelocityGaussSeidel::sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t slot, uint32_t unit_begin,
+                                         uint32_t unit_end, double seen) {
     // update_row() of sweep() with row_w() and add_response() on the packed
-    // rows written out: the same arithmetic in the same order, no branch on
-    // the layout and no call per row.
+    // rows written out (the same arithmetic, no branch on the layout and no
+    // call per row), unit by unit: the lanes of a unit in lockstep (their
+    // w first, then their updates: they touch disjoint velocities).
     const double* diagonal = f_->diagonal;
     const double* inverse_diagonal = inverse_diagonal_.data();
     const uint32_t* blocks = packed_blocks_.data();
+    const uint32_t* rows = slot_row_.data();
+    const double* packed = packed_rows_.data();
     double* u = u_.data();
-    for (uint32_t i = begin; i < end; ++i) {
+    const auto target_of = [&](uint32_t k, double& xi, double& target) {
+        const uint32_t i = rows[k];
         double lower = 0.0, upper = 0.0;
         sdk::row_bounds(p, x, i, lower, upper);
-        const double* r = packed_rows_.data() + 24 * static_cast<size_t>(i);
-        double* ua = u + blocks[2 * i];
-        double* ub = u + blocks[2 * i + 1];
-        const double xi = x[i];
-        const double wi = p.b[i] + diagonal[i] * xi + packed_dot(r, ua, ub);
+        xi = x[i];
+        const double wi = p.b[i] + diagonal[i] * xi + packed_dot(packed + 24 * static_cast<size_t>(k), u + blocks[2 * k],
+                                                                 u + blocks[2 * k + 1]);
         const double natural = std::abs(xi - std::min(upper, std::max(lower, xi - wi)));
         if (!(natural <= seen)) seen = natural;  // NaN included
-        const double target = std::min(upper, std::max(lower, xi - wi * inverse_diagonal[i]));
-        if (target != xi) {
-            x[i] = target;
-            const double delta = target - xi;
-            for (uint32_t c = 0; c < 6; ++c) {
-                ua[c] += r[6 + c] * delta;
-                ub[c] += r[18 + c] * delta;
-            }
+        target = std::min(upper, std::max(lower, xi - wi * inverse_diagonal[i]));
+    };
+    const auto apply = [&](uint32_t k, double xi, double target) {
+        if (target == xi) return;
+        x[rows[k]] = target;
+        packed_update(packed + 24 * static_cast<size_t>(k), u + blocks[2 * k], u + blocks[2 * k + 1], target - xi);
+    };
+    const auto lockstep = [&](auto lanes_constant, uint32_t count) {
+        constexpr uint32_t L = decltype(lanes_constant)::value;
+        for (uint32_t k = 0; k < count; ++k, slot += L) {
+            double xs[L], ts[L];
+            for (uint32_t l = 0; l < L; ++l) target_of(slot + l, xs[l], ts[l]);
+            for (uint32_t l = 0; l < L; ++l) apply(slot + l, xs[l], ts[l]);
+        }
+    };
+    for (uint32_t unit = unit_begin; unit < unit_end; ++unit) {
+        const Unit& un = units_[unit];
+        switch (un.lanes) {
+            case 2: lockstep(std::integral_constant<uint32_t, 2>{}, un.lockstep); break;
+            case 3: lockstep(std::integral_constant<uint32_t, 3>{}, un.lockstep); break;
+            case 4: lockstep(std::integral_constant<uint32_t, 4>{}, un.lockstep); break;
+            default: break;
+        }
+        for (uint32_t k = 0; k < un.singles; ++k, ++slot) {
+            double xa, ta;
+            target_of(slot, xa, ta);
+            apply(slot, xa, ta);
         }
     }
     return seen;

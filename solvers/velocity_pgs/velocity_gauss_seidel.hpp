@@ -5,7 +5,7 @@
 // of contacts (docs/solvers.md "Projected Gauss-Seidel in velocities").
 //
 // The iteration is projected Gauss-Seidel on A = J W + diag(d), W = Mbar^-1
-// J^T, row by row in the problem's order (Cottle, Pang & Stone 1992, "The
+// J^T, row by row (in the order below; Cottle, Pang & Stone 1992, "The
 // Linear Complementarity Problem", 5.2), with A never formed: the solver
 // keeps u = W x over the island's velocities, so row i's
 //     w_i = b_i + d_i x_i + J_i u
@@ -16,8 +16,8 @@
 // velocity Hessian of a 3-D pile fills in far more (the Newton solver's).
 // This is the sequential-impulse scheme of Bullet and Box2D and ODE's
 // QuickStep written as what it is mathematically, so it converges to the
-// same answer as pivot.solver.pgs on the assembled A, with the same
-// linear rate, sweep for sweep (up to rounding).
+// same answer as pivot.solver.pgs on the assembled A (rows in the same
+// order), with the same linear rate, sweep for sweep (up to rounding).
 //
 // Friction indices: row i's bounds are lo_i |x_j|, hi_i |x_j| at the
 // current x_j (a contact's normal row comes before its friction rows, so
@@ -26,6 +26,19 @@
 // take one projected gradient step together, x_B <- P_B(x_B - w_B / rho_B)
 // with rho_B >= the largest eigenvalue of A_BB (Gershgorin over A_BB), the
 // scheme of pivot.solver.pgs (whose fixed points are x_B = P_B(x_B - w_B)).
+//
+// Sweep order (packed rows; the general layout keeps the problem's order):
+// contacts on disjoint bodies are swept together. Rows on the
+// same blocks (a contact's normal and friction rows) form a group; each
+// group not yet swept takes with it up to interleave - 1 of the next
+// kLookahead groups that share no body with it or with each other, and
+// their rows run in lockstep, lane by lane. Such groups touch disjoint
+// velocities, so the lockstep does exactly what sweeping them one after
+// the other would: the sweep is Gauss-Seidel over the groups in the order
+// of these units (each group's rows in their own order). The CPU then
+// overlaps their dependent chains (a row waits for the row before it on
+// the same bodies: a contact's three rows form one chain). interleave = 1
+// keeps the problem's order, which is pivot.solver.pgs's sweep for sweep.
 //
 // Stops at a natural-map residual below the tolerance (computed, O(rows),
 // when the sweep's own estimate falls below it, and every check_interval
@@ -46,10 +59,15 @@ struct Parameters {
     double relaxation = 1.0;         // omega: 1 is Gauss-Seidel
     double time_budget = 0.0;        // s per solve when the options give none; 0 = none
     uint32_t check_interval = 4;     // sweeps between two residual checks with block projections
+    uint32_t interleave = 3;         // groups swept together (1 = the problem's order)
 };
 
 // Schema order of the instance parameters (velocity_pgs_plugin.cpp).
-constexpr uint32_t kParameterCount = 5;
+constexpr uint32_t kParameterCount = 6;
+// The most groups swept together, and how far ahead a group looks for
+// partners (groups, in the problem's order).
+constexpr uint32_t kMostInterleaved = 4;
+constexpr uint32_t kLookahead = 32;
 Parameters parameters_from(const double* values, uint32_t count);
 
 // One instance of the plugin (sdk::solver_functions<VelocityGaussSeidel>()).
@@ -75,9 +93,13 @@ private:
     // One sweep; returns the largest natural map of the box rows as the
     // sweep met them (an estimate of the residual, exact at convergence).
     double sweep(const pivot_lcp_problem& p, double* x);
-    // The box rows begin..end of a sweep on the packed layout; returns the
-    // larger of seen and their natural maps.
-    double sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t begin, uint32_t end, double seen);
+    // The units unit_begin..unit_end of a sweep on the packed layout, from
+    // slot `slot`; returns the larger of seen and their rows' natural maps.
+    double sweep_packed(const pivot_lcp_problem& p, double* x, uint32_t slot, uint32_t unit_begin, uint32_t unit_end,
+                        double seen);
+    // The sweep order (above) of the box rows begin..end: units_ and
+    // slot_row_[begin..end). zero: the offset of the zero block in u_.
+    void schedule(const pivot_lcp_problem& p, uint32_t begin, uint32_t end, uint32_t zero);
     // The rows in the packed layout (below), when every block is a rigid
     // body's.
     bool pack(const pivot_lcp_problem& p);
@@ -94,14 +116,29 @@ private:
     std::vector<double> w_;
     std::vector<double> before_;                 // a block's x before its projection
     // Packed rows (every row on one or two blocks of 6 velocities, each
-    // Jacobian over its whole block: rigid bodies): per row 24 contiguous
-    // values J_a, W_a, J_b, W_b and the offsets of blocks a and b in u_ (a
-    // row on one block has b = the 6 zeros after the island's velocities
-    // and J_b = W_b = 0), so w_i and the update are fixed-size loops over
-    // one cache-friendly stream.
+    // Jacobian over its whole block: rigid bodies), in the sweep's order
+    // (slots): per slot 24 contiguous values J_a, W_a, J_b, W_b and the
+    // offsets of blocks a and b in u_ (a row on one block has b = the 6
+    // zeros after the island's velocities and J_b = W_b = 0), so w_i and the
+    // update are fixed-size loops over one cache-friendly stream.
     bool packed_ = false;
     std::vector<double> packed_rows_;
-    std::vector<uint32_t> packed_blocks_;  // 2 per row
+    std::vector<uint32_t> packed_blocks_;          // 2 per slot
+    std::vector<uint32_t> row_blocks_;             // 2 per row: its blocks' offsets in u_
+    std::vector<uint32_t> slot_row_, row_slot_;    // the row in a slot, the slot of a row
+    struct Group {
+        uint32_t first, count;  // rows
+        bool shares;            // friction indices within the group: may share a unit
+    };
+    struct Unit {
+        uint32_t lanes;     // groups
+        uint32_t lockstep;  // rows of each group run in lockstep (lanes x lockstep slots)
+        uint32_t singles;   // then the groups' other rows, one after another
+    };
+    std::vector<Group> groups_;
+    std::vector<uint8_t> group_taken_;
+    std::vector<Unit> units_;  // the box rows before the block projections, then those after
+    uint32_t units_split_ = 0;
 };
 
 }  // namespace pivot::velocity_pgs

@@ -27,6 +27,10 @@ const pivot_param_info kParams[kParameterCount] = {
      "sweeps between two residual checks with block projections (a check costs about one sweep; without "
      "blocks each sweep estimates the residual itself)",
      4, 1, 1e6, nullptr, 0, 0},
+    {sizeof(pivot_param_info), PIVOT_PARAM_INT, 1, 0, "interleave", "",
+     "contacts on disjoint bodies swept together in lockstep, at most this many (the sweep is then Gauss-Seidel "
+     "over them in that order; 1 = the problem's order, pivot.solver.pgs's sweep for sweep)",
+     3, 1, kMostInterleaved, nullptr, 0, 0},
 };
 
 const pivot_solver_functions kFunctions = sdk::solver_functions<VelocityGaussSeidel>();
@@ -39,7 +43,7 @@ const pivot_plugin_descriptor kDescriptor = {
     "pivot.solver.velocity_pgs",
     "Projected Gauss-Seidel in velocities",
     "Pivot",
-    "1.0.0",
+    "1.1.0",
     "projected Gauss-Seidel on the factored form, A never formed (the sequential-impulse scheme): a sweep costs "
     "O(rows x block size); friction index and block projections; for islands too large to factorize; step "
     "problems only (factored form)",

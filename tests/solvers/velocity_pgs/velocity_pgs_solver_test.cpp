@@ -14,9 +14,12 @@
 // natural-map residual of 1e-10 (the tolerance set here), so x is within
 // cond(A) * 1e-10 <= 1e-7 of the dense solution (condition 1e1-1e3,
 // FactoredTestProblem).
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -50,7 +53,10 @@ void expect_the_iterates_of_pgs(const LcpProblem& factored, uint32_t sweeps, con
     LcpProblem assembled = factored;
     assembled.make_sparse();
     assembled.factored = false;
-    const Solution v = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}}), factored);
+    // interleave 1: the problem's order (the default sweeps contacts on
+    // disjoint bodies together: InterleavedContactsAreGaussSeidelInTheOrderOfTheirUnits).
+    const Solution v = solve(
+        make_solver(kVelocityPgs, {{"max_iterations", sweeps}, {"tolerance", 0.0}, {"interleave", 1}}), factored);
     const Solution a = solve(make_solver("pivot.solver.pgs", {{"max_iterations", sweeps},
                                                               {"tolerance", 0.0},
                                                               {"subspace_minimization", false}}),
@@ -103,6 +109,87 @@ TEST(VelocityPgsIterates, TheGeneralLayoutMatchesGaussSeidelOnTheAssembledMatrix
             }
         }
         expect_the_iterates_of_pgs(t.p, 25, "a cable-like block, seed " + std::to_string(seed));
+    }
+}
+
+// A chain of six contacts, c between bodies c and c + 1 (blocks of 6), in
+// the order `order`: a normal row (x >= 0, pressed: b < 0) and two
+// friction rows (|x| <= 0.5 x_normal) each, every value drawn from the
+// contact's own seed, so that the same contact has the same rows in any
+// order. 18 rows.
+std::unique_ptr<FactoredTestProblem> contact_chain(const std::vector<uint32_t>& order) {
+    std::vector<std::vector<TestRowBlock>> rows;
+    for (uint32_t c : order) {
+        std::mt19937 random(1000 + c);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        for (uint32_t k = 0; k < 3; ++k) {
+            std::vector<TestRowBlock> row;
+            for (uint32_t body : {c, c + 1}) {
+                row.push_back({body, 0, std::vector<double>(6)});
+                for (double& v : row.back().jacobian) v = uniform(random);
+            }
+            rows.push_back(row);
+        }
+    }
+    auto t = std::make_unique<FactoredTestProblem>(std::vector<uint32_t>(7, 6), rows, std::vector<double>(18, 1e-5), 7);
+    for (uint32_t k = 0; k < order.size(); ++k) {
+        std::mt19937 random(2000 + order[k]);
+        std::uniform_real_distribution<double> uniform(0.2, 1.0);
+        const uint32_t normal = 3 * k;
+        t->p.lo[normal] = 0.0;
+        t->p.b[normal] = -uniform(random);
+        for (uint32_t f = 1; f <= 2; ++f) {
+            t->p.lo[normal + f] = -0.5;
+            t->p.hi[normal + f] = 0.5;
+            t->p.findex[normal + f] = static_cast<int32_t>(normal);
+            t->p.b[normal + f] = uniform(random) - 0.6;
+        }
+    }
+    return t;
+}
+
+// The documented order (velocity_gauss_seidel.hpp): each contact not yet
+// swept takes the next contacts that share no body with it or each other,
+// up to `interleave`. On the chain c0 .. c5 with 3: {c0, c2, c4}, then
+// {c1, c3, c5}, a red-black order; with 2: {c0, c2}, {c1, c3}, {c4} (c5
+// shares body 5), {c5}. The sweeps must be those of plain Gauss-Seidel
+// (interleave 1) on the contacts in that order, bit for bit: the lanes of
+// a unit touch disjoint velocities, so running them in lockstep changes no
+// operation. And the first sweep must differ from the chain's own order
+// (c2 meets body 2 before c1 does), or the test would not see the order.
+TEST(VelocityPgsIterates, InterleavedContactsAreGaussSeidelInTheOrderOfTheirUnits) {
+    const auto chain = contact_chain({0, 1, 2, 3, 4, 5});
+    const std::pair<uint32_t, std::vector<uint32_t>> cases[] = {{3, {0, 2, 4, 1, 3, 5}}, {2, {0, 2, 1, 3, 4, 5}}};
+    for (const auto& [interleave, order] : cases) {
+        const auto reordered = contact_chain(order);
+        for (uint32_t sweeps : {1u, 7u, 30u}) {
+            const std::string what = "interleave " + std::to_string(interleave) + ", " + std::to_string(sweeps) + " sweeps";
+            const auto run = [&](uint32_t lanes, const LcpProblem& problem) {
+                const Solution s = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps},
+                                                                    {"tolerance", 0.0},
+                                                                    {"interleave", lanes}}),
+                                         problem);
+                EXPECT_TRUE(s.result.ok()) << what << ": " << s.result.message;
+                EXPECT_EQ(s.report.iterations, sweeps) << what;
+                return s.x;
+            };
+            const std::vector<double> interleaved = run(interleave, chain->p);
+            const std::vector<double> plain = run(1, reordered->p);
+            const std::vector<double> chain_order = run(1, chain->p);
+            ASSERT_EQ(interleaved.size(), 18u);
+            double differs = 0.0;
+            for (uint32_t k = 0; k < 6; ++k) {
+                for (uint32_t r = 0; r < 3; ++r) {
+                    const uint32_t row = 3 * order[k] + r;  // the contact's row in the chain's order
+                    EXPECT_EQ(interleaved[row], plain[3 * k + r]) << what << ", contact " << order[k] << " row " << r;
+                    differs = std::max(differs, std::abs(interleaved[row] - chain_order[row]));
+                }
+            }
+            // (After one sweep; later sweeps converge to the same answer in both orders.)
+            if (sweeps == 1) {
+                EXPECT_GT(differs, 1e-3) << what << ": the order must matter on this problem";
+            }
+        }
     }
 }
 
