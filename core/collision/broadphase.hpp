@@ -36,10 +36,12 @@ struct Aabb {
     Vec3 min = Vec3::Zero();
     Vec3 max = Vec3::Zero();
     // Every axis with & (no early exit): most broadphase candidates miss,
-    // unpredictably, and a branch per comparison costs more.
+    // unpredictably, and a branch per comparison costs more. (On plain
+    // values: clang warns of & between calls, which might have effects.)
     bool overlaps(const Aabb& o) const {
-        return (min.x() <= o.max.x()) & (o.min.x() <= max.x()) & (min.y() <= o.max.y()) & (o.min.y() <= max.y()) &
-               (min.z() <= o.max.z()) & (o.min.z() <= max.z());
+        const double *lo = min.data(), *hi = max.data(), *o_lo = o.min.data(), *o_hi = o.max.data();
+        return (lo[0] <= o_hi[0]) & (o_lo[0] <= hi[0]) & (lo[1] <= o_hi[1]) & (o_lo[1] <= hi[1]) & (lo[2] <= o_hi[2]) &
+               (o_lo[2] <= hi[2]);
     }
 };
 

@@ -52,7 +52,8 @@ bool all_finite(const double* v, uint32_t n) {
 
 }  // namespace
 
-LemkeSolver::LemkeSolver(const pivot_host* host, const double* params, uint32_t count) : host_(host) {
+LemkeSolver::LemkeSolver(const pivot_host* /*host: no logging on the step path*/, const double* params,
+                         uint32_t count) {
     set_params(params, count);
 }
 

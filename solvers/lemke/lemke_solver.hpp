@@ -55,7 +55,6 @@ private:
     bool guess_crash_basis(const pivot_lcp_problem& problem, uint32_t minimum_sweeps, uint32_t sweep_cap,
                            const LemkeSettings& settings, CrashProgress* progress, bool* out_of_time);
 
-    const pivot_host* host_ = nullptr;
     uint64_t max_iterations_ = 0;  // 0: automatic
     double tolerance_ = 0.0;
     double pivot_tolerance_ = 0.0;
