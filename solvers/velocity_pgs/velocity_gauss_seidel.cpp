@@ -367,8 +367,8 @@ double VelocityGaussSeidel::sweep_packed(const pivot_lcp_problem& p, double* x, 
         double lower = 0.0, upper = 0.0;
         sdk::row_bounds(p, x, i, lower, upper);
         xi = x[i];
-        const double wi = p.b[i] + diagonal[i] * xi + packed_dot(packed + 24 * static_cast<size_t>(k), u + blocks[2 * k],
-                                                                 u + blocks[2 * k + 1]);
+        const double* r = packed + 24 * static_cast<size_t>(k);
+        const double wi = p.b[i] + diagonal[i] * xi + packed_dot(r, u + blocks[2 * k], u + blocks[2 * k + 1]);
         const double natural = std::abs(xi - std::min(upper, std::max(lower, xi - wi)));
         if (!(natural <= seen)) seen = natural;  // NaN included
         target = std::min(upper, std::max(lower, xi - wi * inverse_diagonal[i]));

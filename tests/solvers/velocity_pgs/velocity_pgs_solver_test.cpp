@@ -163,7 +163,8 @@ TEST(VelocityPgsIterates, InterleavedContactsAreGaussSeidelInTheOrderOfTheirUnit
     for (const auto& [interleave, order] : cases) {
         const auto reordered = contact_chain(order);
         for (uint32_t sweeps : {1u, 7u, 30u}) {
-            const std::string what = "interleave " + std::to_string(interleave) + ", " + std::to_string(sweeps) + " sweeps";
+            const std::string what =
+                "interleave " + std::to_string(interleave) + ", " + std::to_string(sweeps) + " sweeps";
             const auto run = [&](uint32_t lanes, const LcpProblem& problem) {
                 const Solution s = solve(make_solver(kVelocityPgs, {{"max_iterations", sweeps},
                                                                     {"tolerance", 0.0},
