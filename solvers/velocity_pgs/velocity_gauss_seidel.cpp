@@ -199,23 +199,20 @@ bool VelocityGaussSeidel::prepare(const pivot_lcp_problem& p, pivot_solve_report
 
 bool VelocityGaussSeidel::pack(const pivot_lcp_problem& p) {
     const pivot_factored_problem& f = *f_;
+    // Each row's blocks (one pass: every block must be a whole rigid body's),
+    // then the order of the sweep (schedule()), then the rows' values in
+    // that order.
+    const uint32_t zero = f.block_start[f.block_count];
+    row_blocks_.assign(2 * static_cast<size_t>(p.n), zero);
     for (uint32_t i = 0; i < p.n; ++i) {
         const uint32_t blocks = f.row_block_start[i + 1] - f.row_block_start[i];
         if (blocks < 1 || blocks > 2) return false;
-        for (uint32_t e = f.row_block_start[i]; e < f.row_block_start[i + 1]; ++e) {
+        for (uint32_t e = f.row_block_start[i], side = 0; e < f.row_block_start[i + 1]; ++e, ++side) {
             const pivot_row_block& rb = f.row_blocks[e];
             if (rb.first != 0 || rb.count != 6 || f.block_start[rb.block + 1] - f.block_start[rb.block] != 6) {
                 return false;
             }
-        }
-    }
-    // Each row's blocks, then the order of the sweep (schedule()), then the
-    // rows' values in that order.
-    const uint32_t zero = f.block_start[f.block_count];
-    row_blocks_.assign(2 * static_cast<size_t>(p.n), zero);
-    for (uint32_t i = 0; i < p.n; ++i) {
-        for (uint32_t e = f.row_block_start[i], side = 0; e < f.row_block_start[i + 1]; ++e, ++side) {
-            row_blocks_[2 * i + side] = f.block_start[f.row_blocks[e].block];
+            row_blocks_[2 * i + side] = f.block_start[rb.block];
         }
     }
     slot_row_.resize(p.n);
