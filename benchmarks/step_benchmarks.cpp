@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include "first_party_plugins.hpp"
 
@@ -308,6 +309,13 @@ struct ContactScene {
     uint32_t threads = 0;      // WorldSettings::threads (0: automatic)
 };
 
+// Minor page faults of the process so far (getrusage).
+long minor_page_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
 // solver "": the defaults (the engine's choice per island, also for the
 // warm-up steps); else that solver for every island.
 void contact_scene(benchmark::State& state, const ContactScene& scene, const std::string& solver) {
@@ -342,6 +350,7 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
     uint64_t contacts = 0, rows = 0, islands = 0, failures = 0, fallbacks = 0, iterations = 0, limited = 0;
     uint32_t max_rows = 0;
     double max_residual = 0.0, slowest = 0.0;
+    const long faults_before = minor_page_faults();
     for (auto _ : state) {
         const auto before = std::chrono::steady_clock::now();
         world.step();
@@ -358,6 +367,7 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
         iterations += s.solver_iterations;
         max_residual = std::max(max_residual, s.solver_residual_max);
     }
+    const long faults = minor_page_faults() - faults_before;
     report_stages(state, stage_total);
     const auto per_step = [](uint64_t total) {
         return benchmark::Counter(static_cast<double>(total), benchmark::Counter::kAvgIterations);
@@ -374,6 +384,10 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
     state.counters["fallbacks"] = static_cast<double>(fallbacks);
     state.counters["fallbacks_per_step"] = per_step(fallbacks);
     state.counters["max_residual"] = max_residual;
+    // Pages the process touched for the first time (or again after giving
+    // them back) while stepping: memory the step's buffers still grow into
+    // after warm-up, which costs a kernel entry per 4 KiB.
+    state.counters["page_faults_per_step"] = per_step(static_cast<uint64_t>(std::max(faults, 0L)));
     // The slowest timed step (against a step budget) and the islands it cut
     // short; the largest drift of any body from where it began (standing?).
     state.counters["slowest_step_us"] = 1e6 * slowest;
