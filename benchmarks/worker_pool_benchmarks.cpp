@@ -1,12 +1,12 @@
 // What a second thread costs on this machine: the numbers that decide
 // whether a step's stage pays on the pool (docs/benchmarks.md, "Two cores:
 // what moving data between them costs").
-//  - pool/round_trip: one cache line passed between two threads and back
+//  - round_trip: one cache line passed between two threads and back
 //    (an atomic ping-pong), twice the time a core waits for a line the
 //    other core wrote last;
-//  - pool/run/<threads>: one WorkerPool::run of 16 empty tasks, back to
+//  - pool_run/<threads>: one WorkerPool::run of 16 empty tasks, back to
 //    back (the pool's threads spinning): its fixed cost per run;
-//  - pool/hand_over/<threads>/<work>: the contact stage's pattern in
+//  - hand_over/<threads>/<work>: the contact stage's pattern in
 //    miniature. 4 MiB of per-item slots (as the contacts' inputs and rows)
 //    written in chunks of 64 KiB on the pool, each item after `work` rounds
 //    of arithmetic on its slot (0: a plain write; 8: 128 dependent
