@@ -64,6 +64,52 @@ double effective_radius(const collision::Shape& a, const collision::Shape& b) {
     return k > 0.0 ? 1.0 / k : HUGE_VAL;
 }
 
+// The contact stage's products with a point's 6 x nv Jacobian (column-major),
+// each with nv known at compile time for a rigid body (N = 6: unrolled,
+// vectorized across the outputs) or at run time (N = 0). Every output sums
+// its terms in the same order either way, so the two are bitwise the same.
+// On rigid contacts N = 6 takes ~940 of ~6600 instructions per contact off
+// the stage (cachegrind; docs/benchmarks.md "Two cores").
+
+// out += (sign d)^T J over the nv columns, skipping d's zero components.
+template <uint32_t N>
+void add_direction_times_jacobian(double sign, const double* d, const double* jp, uint32_t nv, double* out) {
+    if constexpr (N != 0) nv = N;
+    for (int q = 0; q < 6; ++q) {
+        const double dq = sign * d[q];
+        if (dq == 0.0) continue;
+        for (uint32_t col = 0; col < nv; ++col) out[col] += dq * jp[q + 6 * col];
+    }
+}
+
+// twist = J v, column by column (six independent sums).
+template <uint32_t N>
+void jacobian_times_velocity(const double* jp, const double* v, uint32_t nv, double twist[6]) {
+    if constexpr (N != 0) nv = N;
+    double sum[6] = {};
+    for (uint32_t col = 0; col < nv; ++col) {
+        for (int component = 0; component < 6; ++component) sum[component] += jp[component + 6 * col] * v[col];
+    }
+    std::copy_n(sum, 6, twist);
+}
+
+// x[col] = n^T J's column col (J_n^T: the normal's generalized force).
+template <uint32_t N>
+void normal_times_jacobian(const double n[3], const double* jp, uint32_t nv, double* x) {
+    if constexpr (N != 0) nv = N;
+    for (uint32_t col = 0; col < nv; ++col) x[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
+}
+
+// total += (n^T J) x over the columns, one after another (the sum runs on
+// over both sides of the contact).
+template <uint32_t N>
+void add_normal_dot(const double n[3], const double* jp, uint32_t nv, const double* x, double& total) {
+    if constexpr (N != 0) nv = N;
+    for (uint32_t col = 0; col < nv; ++col) {
+        total += (n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col]) * x[col];
+    }
+}
+
 // The mass the contact's normal direction sees: 1 / (n^T J M^-1 J^T n) over
 // the moving bodies (kg; +HUGE_VAL against fixed bodies only).
 double normal_effective_mass(const WorldModel& model, const StepScratch& s, const StepScratch::ContactPoint& p,
@@ -79,12 +125,14 @@ double normal_effective_mass(const WorldModel& model, const StepScratch& s, cons
         // J_n^T Mbar^-1 J_n over the element's mass block.
         double* x = rhs;
         std::fill_n(x, model.blocks[block].nv, 0.0);
-        for (uint32_t col = 0; col < nv; ++col) {
-            x[first + col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
-        }
-        solve_mass_block(model, s, block, x, first);
-        for (uint32_t col = 0; col < nv; ++col) {
-            inverse += (n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col]) * x[first + col];
+        if (nv == 6) {
+            normal_times_jacobian<6>(n, jp, nv, x + first);
+            solve_mass_block(model, s, block, x, first);
+            add_normal_dot<6>(n, jp, nv, x + first, inverse);
+        } else {
+            normal_times_jacobian<0>(n, jp, nv, x + first);
+            solve_mass_block(model, s, block, x, first);
+            add_normal_dot<0>(n, jp, nv, x + first, inverse);
         }
     }
     return inverse > 0.0 ? 1.0 / inverse : HUGE_VAL;
@@ -280,10 +328,10 @@ void build_contact_rows(const WorldModel& model, StepScratch& s, uint32_t i) {
             // J = sign d^T J_point, the columns' sums independent
             // (accumulated over q, not one after another); the slot is zero.
             double* out = s.jacobian.data() + jacobian;
-            for (int q = 0; q < 6; ++q) {
-                const double dq = sign * d[q];
-                if (dq == 0.0) continue;
-                for (uint32_t col = 0; col < nv; ++col) out[col] += dq * jp[q + 6 * col];
+            if (nv == 6) {
+                add_direction_times_jacobian<6>(sign, d, jp, nv, out);
+            } else {
+                add_direction_times_jacobian<0>(sign, d, jp, nv, out);
             }
             // Its response Mbar^-1 J^T: solve_row_responses, batched.
             const uint32_t block = model.element_block[e];
@@ -445,14 +493,12 @@ void collect_contact_rows(const WorldModel& model, const WorldState& state, Work
             // contact would slide in, which friction models align with.
             const uint32_t e = gp.points[k].element + g.first;
             const double* v_free = s.v_free.data() + model.element_v_offset[e];
-            // Column by column: six independent sums (the Jacobian is column-major).
-            double sum[6] = {};
-            for (uint32_t col = 0; col < g.nv; ++col) {
-                for (int component = 0; component < 6; ++component) {
-                    sum[component] += jp[component + 6 * col] * v_free[col];
-                }
+            double* point_twist = twist.data() + 12 * contact + 6 * side;
+            if (g.nv == 6) {
+                jacobian_times_velocity<6>(jp, v_free, g.nv, point_twist);
+            } else {
+                jacobian_times_velocity<0>(jp, v_free, g.nv, point_twist);
             }
-            std::copy_n(sum, 6, twist.data() + 12 * contact + 6 * side);
         }
     }
 
