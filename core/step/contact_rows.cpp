@@ -97,7 +97,9 @@ void jacobian_times_velocity(const double* jp, const double* v, uint32_t nv, dou
 template <uint32_t N>
 void normal_times_jacobian(const double n[3], const double* jp, uint32_t nv, double* x) {
     if constexpr (N != 0) nv = N;
-    for (uint32_t col = 0; col < nv; ++col) x[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
+    for (uint32_t col = 0; col < nv; ++col) {
+        x[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
+    }
 }
 
 // total += (n^T J) x over the columns, one after another (the sum runs on
