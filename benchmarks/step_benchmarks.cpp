@@ -385,9 +385,9 @@ void contact_scene(benchmark::State& state, const ContactScene& scene, const std
     state.counters["fallbacks_per_step"] = per_step(fallbacks);
     state.counters["max_residual"] = max_residual;
     // Pages the process touched for the first time (or again after giving
-    // them back) while stepping: memory the step's buffers still grow into
+    // them back) while stepping (ru_minflt only grows): memory the step's buffers still grow into
     // after warm-up, which costs a kernel entry per 4 KiB.
-    state.counters["page_faults_per_step"] = per_step(static_cast<uint64_t>(std::max(faults, 0L)));
+    state.counters["page_faults_per_step"] = per_step(static_cast<uint64_t>(faults));
     // The slowest timed step (against a step budget) and the islands it cut
     // short; the largest drift of any body from where it began (standing?).
     state.counters["slowest_step_us"] = 1e6 * slowest;

@@ -93,13 +93,16 @@ void jacobian_times_velocity(const double* jp, const double* v, uint32_t nv, dou
     std::copy_n(sum, 6, twist);
 }
 
+// n^T times the Jacobian's column col (its linear part).
+inline double normal_column(const double n[3], const double* jp, uint32_t col) {
+    return n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
+}
+
 // x[col] = n^T J's column col (J_n^T: the normal's generalized force).
 template <uint32_t N>
 void normal_times_jacobian(const double n[3], const double* jp, uint32_t nv, double* x) {
     if constexpr (N != 0) nv = N;
-    for (uint32_t col = 0; col < nv; ++col) {
-        x[col] = n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col];
-    }
+    for (uint32_t col = 0; col < nv; ++col) x[col] = normal_column(n, jp, col);
 }
 
 // total += (n^T J) x over the columns, one after another (the sum runs on
@@ -107,9 +110,7 @@ void normal_times_jacobian(const double n[3], const double* jp, uint32_t nv, dou
 template <uint32_t N>
 void add_normal_dot(const double n[3], const double* jp, uint32_t nv, const double* x, double& total) {
     if constexpr (N != 0) nv = N;
-    for (uint32_t col = 0; col < nv; ++col) {
-        total += (n[0] * jp[6 * col] + n[1] * jp[1 + 6 * col] + n[2] * jp[2 + 6 * col]) * x[col];
-    }
+    for (uint32_t col = 0; col < nv; ++col) total += normal_column(n, jp, col) * x[col];
 }
 
 // The mass the contact's normal direction sees: 1 / (n^T J M^-1 J^T n) over
